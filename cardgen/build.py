@@ -1,0 +1,341 @@
+"""The build pipeline: deck file -> customised deck -> checks -> sheets -> PDFs.
+
+Everything ``cardgen build`` does is here and callable from Python:
+``build_decks(["common-carrier"], Path("output"), BuildSettings())``.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from .colors import parse_color
+from .deck import load_deck, slug
+from .errors import CardgenError
+from .export import Layout, PlacedCard, write_pdf
+from .findings import Finding
+from .games import game_module
+from .model import Card, Deck, Player
+from .render import RenderContext, render_back, render_face
+from .render.reference import option_on
+from .sheets import DUPLEX_MODES, SheetTemplate, load_template
+from .units import mm
+
+MAX_BACK_OFFSET_MM = 20.0
+RANKS = ("3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A", "2")
+SUITS = ("spades", "hearts", "diamonds", "clubs")
+
+
+@dataclass(frozen=True)
+class BuildSettings:
+    """Everything the user can set for a build; defaults match the CLI's."""
+
+    sheet: str = "letter-10up"
+    duplex: str = "long"
+    #: (x, y) in millimetres: +x moves backs right, +y up, as the backs page is viewed
+    back_offset: tuple[float, float] = (0.0, 0.0)
+    #: one colour per player, CSS names or #hex; empty keeps the deck's colours
+    colors: tuple[str, ...] = ()
+    #: gray cards to print per player: "all", "none" or "pbx=N,goose=M"
+    gray: str = "all"
+    #: rule options as given on the command line, KEY -> VALUE text
+    options: dict[str, Any] = field(default_factory=dict)
+    #: run the structural checks first and refuse an unplayable deck
+    validate: bool = True
+
+
+@dataclass(frozen=True)
+class Output:
+    """One PDF to write: whose it is and which cards it holds."""
+
+    path: Path
+    cards: tuple[Card, ...]
+    player: Player | None = None
+    owner: int = -1
+
+
+@dataclass
+class BuildResult:
+    deck: Deck
+    outputs: list[Output]
+    pages: list[int]
+    warnings: list[Finding]
+
+
+class DeckUnplayable(CardgenError):
+    """The structural checks found errors; ``findings`` lists them all."""
+
+    def __init__(self, deck: Deck, findings: list[Finding]):
+        lines = "\n".join(f"  {f}" for f in findings)
+        super().__init__(f"deck '{deck.id}' cannot be played as built ({len(findings)} problem"
+                         f"{'s' if len(findings) != 1 else ''}); fix it or use --no-validate:\n{lines}")
+        self.findings = findings
+
+
+def build_decks(names: list[str], out_dir: Path, settings: BuildSettings) -> list[BuildResult]:
+    """Build every named deck (bundled ids or YAML paths) into ``out_dir``.
+
+    All decks are loaded, customised and checked before any PDF is written,
+    so bad input anywhere leaves the output folder as it was.
+    """
+    check_settings(settings)
+    template = load_template(settings.sheet)
+    prepared = [prepare(load_deck(name), settings) for name in names]
+    results = []
+    for deck in prepared:
+        warnings: list[Finding] = []
+        if settings.validate:
+            from .validate import structural_findings
+
+            findings = structural_findings(deck, template)
+            errors = [f for f in findings if f.severity == "error"]
+            if errors:
+                raise DeckUnplayable(deck, errors)
+            warnings = [f for f in findings if f.severity != "error"]
+        results.append(BuildResult(deck, plan_outputs(deck, out_dir), [], warnings))
+    for result in results:
+        for output in result.outputs:
+            result.pages.append(write_output(result.deck, output, template, settings))
+    return results
+
+
+def check_settings(settings: BuildSettings) -> None:
+    if settings.duplex not in DUPLEX_MODES:
+        raise CardgenError(f"--duplex must be one of {', '.join(DUPLEX_MODES)}, got '{settings.duplex}'")
+    for value in settings.back_offset:
+        if abs(value) > MAX_BACK_OFFSET_MM:
+            raise CardgenError(f"--back-offset {value:g} mm is too large; printers misregister by "
+                               f"at most a few mm (limit {MAX_BACK_OFFSET_MM:g} mm)")
+    parse_gray(settings.gray)
+
+
+def parse_back_offset(text: str) -> tuple[float, float]:
+    """``"1.5,-2"`` -> (1.5, -2.0) millimetres."""
+    match = re.fullmatch(r"\s*(-?\d+(?:\.\d+)?)\s*(?:mm)?\s*,\s*(-?\d+(?:\.\d+)?)\s*(?:mm)?\s*", text or "")
+    if not match:
+        raise CardgenError(f"--back-offset must be X,Y in millimetres (for example 1.5,-2), got '{text}'")
+    return float(match.group(1)), float(match.group(2))
+
+
+def parse_gray(text: str) -> tuple[int | None, int | None]:
+    """(pbx, goose) copies per player; None keeps what the deck says."""
+    if text == "all":
+        return None, None
+    if text == "none":
+        return 0, 0
+    counts = {"pbx": None, "goose": None}
+    for part in text.split(","):
+        key, _, value = part.partition("=")
+        key = key.strip()
+        if key not in counts or not value.strip().isdigit():
+            raise CardgenError(f"--gray must be all, none or pbx=N,goose=M, got '{text}'")
+        if int(value) > 20:
+            raise CardgenError(f"--gray {key}={value}: at most 20 copies per player")
+        counts[key] = int(value)
+    return counts["pbx"], counts["goose"]
+
+
+# --- customising a deck --------------------------------------------------------
+
+def prepare(deck: Deck, settings: BuildSettings) -> Deck:
+    """The deck as this build prints it: options, colours, players, gray cards."""
+    options = resolve_options(deck, settings.options)
+    deck = deck.with_(options=options)
+    deck = _with_colors(deck, settings.colors)
+    cards = [c for c in deck.cards if not c.when or option_on(c.when, options)]
+    cards = _gray_copies(cards, settings.gray)
+    if deck.game == "dotcombust" and options.get("assets"):
+        cards = _keep_assets(deck, cards, options["assets"])
+    if deck.game == "clusterfuck":
+        cards = _status_cards(deck, options["players"]) + cards
+        if options.get("standard_deck"):
+            cards += _standard_deck(deck)
+    if deck.per_player:
+        cards = [c.with_(owner=i, color=p.color if c.kind == "tile" else c.color)
+                 for i, p in enumerate(deck.players) for c in cards if c.kind == "tile"] + \
+                [c for c in cards if c.kind != "tile"]
+    return deck.with_(cards=tuple(cards))
+
+
+def resolve_options(deck: Deck, overrides: dict[str, Any]) -> dict[str, Any]:
+    """Game defaults, then the deck's, then the command line's; each checked."""
+    module = game_module(deck.game)
+    specs = {s.name: s for s in getattr(_game_class(module), "option_specs", ())} if module else {}
+    options = {name: spec.default for name, spec in specs.items()}
+    options.update(deck.options)
+    known = sorted(set(options))
+    for key, value in overrides.items():
+        if key not in options:
+            from .yamlio import did_you_mean
+
+            listing = ", ".join(known) if known else "none"
+            raise CardgenError(f"unknown option '{key}' for deck '{deck.id}'{did_you_mean(key, known)}; "
+                               f"options: {listing}")
+        options[key] = coerce_option(key, value, options[key])
+    for key, spec in specs.items():
+        if spec.choices is not None and options[key] not in spec.choices:
+            raise CardgenError(f"option {key} must be one of {', '.join(map(str, spec.choices))}, "
+                               f"got {options[key]!r}")
+    if deck.game == "clusterfuck":
+        players = options.get("players", 8)
+        if not isinstance(players, int) or not 3 <= players <= 12:
+            raise CardgenError(f"players must be a whole number from 3 to 12, got {players!r}")
+    return options
+
+
+def _game_class(module):
+    from .games.base import Game
+
+    for value in vars(module).values():
+        if isinstance(value, type) and issubclass(value, Game) and value is not Game:
+            return value
+    return None
+
+
+def coerce_option(key: str, value: Any, default: Any) -> Any:
+    """Parse command-line text to the type of the option's default."""
+    if not isinstance(value, str):
+        return value
+    text = value.strip()
+    if isinstance(default, bool):
+        low = text.lower()
+        if low in ("true", "yes", "on", "1"):
+            return True
+        if low in ("false", "no", "off", "0"):
+            return False
+        raise CardgenError(f"option {key} must be true or false, got '{value}'")
+    if isinstance(default, int):
+        try:
+            return int(text)
+        except ValueError:
+            raise CardgenError(f"option {key} must be a whole number, got '{value}'") from None
+    if isinstance(default, float):
+        try:
+            return float(text)
+        except ValueError:
+            raise CardgenError(f"option {key} must be a number, got '{value}'") from None
+    return text
+
+
+def parse_option_pairs(pairs: tuple[str, ...] | list[str]) -> dict[str, str]:
+    """``["target=6", "hole_card=true"]`` -> {"target": "6", "hole_card": "true"}."""
+    out = {}
+    for pair in pairs:
+        key, sep, value = pair.partition("=")
+        if not sep or not key.strip():
+            raise CardgenError(f"--option must be KEY=VALUE, got '{pair}'")
+        out[key.strip()] = value
+    return out
+
+
+def _with_colors(deck: Deck, colors: tuple[str, ...]) -> Deck:
+    if not colors:
+        return deck
+    if not deck.players:
+        raise CardgenError(f"--color: deck '{deck.id}' has no player colours to set")
+    if len(colors) > len(deck.players):
+        raise CardgenError(f"--color given {len(colors)} times but deck '{deck.id}' has "
+                           f"{len(deck.players)} players")
+    players = list(deck.players)
+    for i, text in enumerate(colors):
+        try:
+            players[i] = Player(players[i].name, parse_color(text))
+        except ValueError as exc:
+            raise CardgenError(f"--color: {exc}") from None
+    return deck.with_(players=tuple(players))
+
+
+def _gray_copies(cards: list[Card], gray: str) -> list[Card]:
+    pbx, goose = parse_gray(gray)
+    out = []
+    for card in cards:
+        if card.kind == "tile" and card.gray and card.edges is not None:
+            wanted = pbx if card.edges.count() == 4 else goose if card.edges.count() == 0 else None
+            if wanted == 0:
+                continue
+            if wanted is not None:
+                card = card.with_(copies=wanted)
+        out.append(card)
+    return out
+
+
+def _keep_assets(deck: Deck, cards: list[Card], keep: int) -> list[Card]:
+    assets = list(dict.fromkeys(c.asset for c in cards if c.kind == "asset"))
+    if not 1 <= keep <= len(assets):
+        raise CardgenError(f"option assets must be from 1 to {len(assets)} (the deck has {len(assets)} assets), "
+                           f"got {keep}")
+    kept = set(assets[:keep])
+    return [c for c in cards if c.kind != "asset" or c.asset in kept]
+
+
+def _status_cards(deck: Deck, players: int) -> list[Card]:
+    from .games.clusterfuck import status_cards
+
+    color = deck.status.get("color")
+    return [Card(id=f"status-{number}", kind="status", number=number, title=title,
+                 text=deck.status.get("text", ""), color=parse_color(color) if color else None,
+                 location=deck.key_locations.get("status"))
+            for number, title in status_cards(players)]
+
+
+def _standard_deck(deck: Deck) -> list[Card]:
+    where = deck.key_locations.get("standard_deck")
+    return [Card(id=f"{rank.lower()}-of-{suit}", kind="playing", rank=rank, suit=suit,
+                 title=f"{rank} of {suit}", location=where)
+            for suit in SUITS for rank in RANKS]
+
+
+# --- writing -------------------------------------------------------------------
+
+def plan_outputs(deck: Deck, out_dir: Path) -> list[Output]:
+    if deck.per_player:
+        return [Output(out_dir / f"{deck.id}-{slug(player.name)}.pdf",
+                       tuple(c for c in deck.cards if c.owner in (i, -1)), player, i)
+                for i, player in enumerate(deck.players)]
+    return [Output(out_dir / f"{deck.id}.pdf", deck.cards)]
+
+
+def render_context(deck: Deck, template: SheetTemplate, width: float, height: float) -> RenderContext:
+    ctx = RenderContext(width=width, height=height, bleed=template.bleed, options=deck.options,
+                        deck_name=deck.name)
+    if "accent" in deck.style:
+        ctx.accent = deck.style["accent"]
+    if "safe_margin" in deck.style:
+        ctx.safe = deck.style["safe_margin"]
+    return ctx
+
+
+def face_drawings(deck: Deck, cards: tuple[Card, ...], template: SheetTemplate,
+                  problems: list[tuple[str, str]] | None = None) -> tuple[dict, list[PlacedCard]]:
+    """The distinct drawings of ``cards`` and each printed card's face and back keys."""
+    drawings: dict = {}
+    placed: list[PlacedCard] = []
+
+    def drawer(draw, *args):
+        def run(canvas, w, h):
+            ctx = render_context(deck, template, w, h)
+            draw(canvas, *args, ctx)
+            if problems is not None:
+                problems.extend(ctx.problems)
+        return run
+
+    for card in cards:
+        face = f"{card.id}@{card.owner}"
+        tint = deck.players[card.owner].color if deck.back.tint_by_player and card.owner >= 0 else None
+        back = f"back@{card.owner}" if tint else "back"
+        if face not in drawings:
+            drawings[face] = drawer(render_face, card)
+        if back not in drawings:
+            drawings[back] = drawer(render_back, deck.back, tint)
+        placed.extend([PlacedCard(face, back)] * card.copies)
+    return drawings, placed
+
+
+def write_output(deck: Deck, output: Output, template: SheetTemplate, settings: BuildSettings) -> int:
+    drawings, placed = face_drawings(deck, output.cards, template)
+    layout = Layout(template, settings.duplex, (mm(settings.back_offset[0]), mm(settings.back_offset[1])),
+                    portrait=not deck.landscape)
+    who = f" - {output.player.name}" if output.player else ""
+    return write_pdf(output.path, layout, drawings, placed, title=f"{deck.name}{who}",
+                     label=f"{deck.name}{who}")

@@ -1,0 +1,144 @@
+"""Writers: the PDF of a deck's sheets.
+
+Each distinct face and back is drawn once as a PDF Form XObject and every
+card slot places a reference to it, so a 10,000-card deck stays small and
+fast. Files are written to a temporary name and renamed into place, so a
+failed build never leaves half a PDF or destroys the previous good one.
+"""
+from __future__ import annotations
+
+import os
+import tempfile
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Callable, Iterator, Sequence
+
+from reportlab.pdfgen.canvas import Canvas
+
+from .render import text
+from .sheets import SheetTemplate, Slot
+
+CROP_MARK_WIDTH = 0.4
+DUPLEX_PREFERENCE = {"long": "DuplexFlipLongEdge", "short": "DuplexFlipShortEdge", "off": "Simplex"}
+
+#: draws one face into the card box (0, 0, width, height) of the canvas given
+Drawer = Callable[[Canvas, float, float], None]
+
+
+@dataclass(frozen=True)
+class PlacedCard:
+    """One printed card: the keys of its face and back drawings."""
+
+    face: str
+    back: str | None
+
+
+@dataclass(frozen=True)
+class Layout:
+    """How the cards sit on paper."""
+
+    template: SheetTemplate
+    duplex: str = "long"
+    back_offset: tuple[float, float] = (0.0, 0.0)
+    #: cards are portrait: drawn upright in a box turned 90 degrees in the slot
+    portrait: bool = False
+
+
+def write_pdf(path: Path, layout: Layout, drawings: dict[str, Drawer], cards: Sequence[PlacedCard],
+              title: str = "", label: str = "") -> int:
+    """Write the sheets of ``cards`` to ``path``; returns the number of pages."""
+    with atomic_path(path) as tmp:
+        pages = _write(tmp, layout, drawings, cards, title, label)
+    return pages
+
+
+@contextmanager
+def atomic_path(path: Path) -> Iterator[Path]:
+    """A temporary file beside ``path`` that replaces it only on success."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, name = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    os.close(fd)
+    tmp = Path(name)
+    try:
+        yield tmp
+        os.replace(tmp, path)
+    finally:
+        if tmp.exists():
+            tmp.unlink()
+
+
+def _write(target: Path, layout: Layout, drawings: dict[str, Drawer], cards: Sequence[PlacedCard],
+           title: str, label: str) -> int:
+    t = layout.template
+    text.register_fonts()
+    canvas = Canvas(str(target), pagesize=(t.page_width, t.page_height), invariant=1, pageCompression=1)
+    canvas.setTitle(title)
+    canvas.setCreator("cardgen")
+    canvas.setViewerPreference("PrintScaling", "None")
+    canvas.setViewerPreference("Duplex", DUPLEX_PREFERENCE[layout.duplex])
+    card_w, card_h = (t.card_height, t.card_width) if layout.portrait else (t.card_width, t.card_height)
+    used = sorted({c.face for c in cards} | {c.back for c in cards if c.back})
+    forms = {key: f"Card{i}" for i, key in enumerate(used)}
+    for key in used:
+        canvas.beginForm(forms[key], -t.bleed, -t.bleed, card_w + t.bleed, card_h + t.bleed)
+        drawings[key](canvas, card_w, card_h)
+        canvas.endForm()
+    per = t.per_sheet
+    sheets = max(1, -(-len(cards) // per))
+    pages = 0
+    for sheet in range(sheets):
+        chunk = cards[sheet * per:(sheet + 1) * per]
+        for index, card in enumerate(chunk):
+            _place(canvas, t.front_slot(index), forms[card.face], layout)
+        _crop_marks(canvas, t)
+        _label(canvas, t, f"{label}  sheet {sheet + 1}/{sheets}  fronts")
+        canvas.showPage()
+        pages += 1
+        if layout.duplex != "off":
+            for index, card in enumerate(chunk):
+                if card.back:
+                    _place(canvas, t.back_slot(index, layout.duplex, layout.back_offset), forms[card.back], layout)
+            canvas.showPage()
+            pages += 1
+    canvas.save()
+    return pages
+
+
+def _place(canvas: Canvas, slot: Slot, form: str, layout: Layout) -> None:
+    """Put the drawing ``form`` in ``slot``, clipped to the trim box plus bleed."""
+    b = layout.template.bleed
+    canvas.saveState()
+    path = canvas.beginPath()
+    path.rect(slot.x - b, slot.y - b, slot.width + 2 * b, slot.height + 2 * b)
+    canvas.clipPath(path, stroke=0, fill=0)
+    canvas.translate(slot.x, slot.y)
+    if slot.rotation == 180:
+        canvas.translate(slot.width, slot.height)
+        canvas.rotate(180)
+    if layout.portrait:
+        canvas.translate(slot.width, 0)
+        canvas.rotate(90)
+    canvas.doForm(form)
+    canvas.restoreState()
+
+
+def _crop_marks(canvas: Canvas, template: SheetTemplate) -> None:
+    canvas.saveState()
+    canvas.setStrokeColorRGB(0, 0, 0)
+    canvas.setLineWidth(CROP_MARK_WIDTH)
+    for x1, y1, x2, y2 in template.crop_marks():
+        canvas.line(x1, y1, x2, y2)
+    canvas.restoreState()
+
+
+def _label(canvas: Canvas, template: SheetTemplate, words: str) -> None:
+    """A small page label in the bottom margin, clear of the crop marks."""
+    left = template.card_area()[0]
+    if left < 30 or template.card_area()[1] < 14:
+        return
+    canvas.saveState()
+    canvas.setFillColorRGB(0.4, 0.4, 0.4)
+    canvas.setFont(text.REGULAR, 6)
+    canvas.drawString(left + 14, 8, words.strip())
+    canvas.restoreState()

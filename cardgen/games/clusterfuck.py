@@ -1,0 +1,770 @@
+"""Clusterfuck: Asshole (President) with secret Social Status cards.
+
+A climbing game with a traditional deck (3 low ... A, 2 high). Whoever wins a
+trick may demand the best card of another player; the target complies or
+refuses by claiming higher status, and then the secret status cards decide.
+The first player crowned Magnate (first out of a round) five times is the
+True Magnate and wins. Every reading of the seed text that the original
+leaves open is listed in docs/readings-clusterfuck.md.
+
+Suits never matter to the rules, so a hand is a count per rank and the state
+stays small and cheap to clone.
+"""
+from __future__ import annotations
+
+import math
+import random
+from typing import Any, Callable
+
+from ..errors import CardgenError
+from ..findings import Finding
+from .base import TERMINAL, Game, OptionSpec, State
+
+# ---------------------------------------------------------------- cards
+
+#: rank names from low to high; a hand is a list of counts in this order
+RANKS = ("3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A", "2")
+SUITS = ("spades", "hearts", "diamonds", "clubs")
+TWO = RANKS.index("2")
+DECK_SIZE = len(RANKS) * len(SUITS)
+
+MIN_PLAYERS, MAX_PLAYERS, DEFAULT_PLAYERS = 3, 12, 8
+ADVISED_PLAYERS = 5
+
+MAGNATE = "Magnate"
+LACKEY = "Magnate's Lackey / Man-behind-the-Man"
+JACKASS = "Jackass"
+ASSHOLE = "Asshole / Desperado"
+
+
+def status_title(number: int, players: int) -> str:
+    """The title printed on Social Status card ``number`` of a ``players`` deck.
+
+    With 3 players card 2 is both the Lackey and the second highest; the
+    Lackey wins because the Jackass title has no game consequence.
+    """
+    _check_player_count(players)
+    if not 1 <= number <= players:
+        raise CardgenError(f"status number must be 1..{players}, got {number}")
+    if number == 1:
+        return MAGNATE
+    if number == players:
+        return ASSHOLE
+    if number == 2:
+        return LACKEY
+    if number == players - 1:
+        return JACKASS
+    return ""
+
+
+def status_cards(players: int) -> list[tuple[int, str]]:
+    """(number, title) of every Social Status card for ``players`` players."""
+    _check_player_count(players)
+    return [(k, status_title(k, players)) for k in range(1, players + 1)]
+
+
+def _check_player_count(players: Any) -> None:
+    if isinstance(players, bool) or not isinstance(players, int) or not MIN_PLAYERS <= players <= MAX_PLAYERS:
+        raise CardgenError(
+            f"option 'players' must be a whole number from {MIN_PLAYERS} to {MAX_PLAYERS}, got {players!r}"
+        )
+
+
+# ---------------------------------------------------------------- options
+
+
+def _read_bool(value: Any) -> bool:
+    if isinstance(value, bool):
+        return value
+    if isinstance(value, int) and value in (0, 1):
+        return bool(value)
+    if isinstance(value, str):
+        word = value.strip().lower()
+        if word in ("true", "yes", "on", "1"):
+            return True
+        if word in ("false", "no", "off", "0"):
+            return False
+    raise ValueError
+
+
+def _read_int(low: int, high: int) -> Callable[[Any], int]:
+    def read(value: Any) -> int:
+        if isinstance(value, bool):
+            raise ValueError
+        if isinstance(value, float) and value.is_integer():
+            value = int(value)
+        number = int(value.strip()) if isinstance(value, str) else value
+        if not isinstance(number, int) or not low <= number <= high:
+            raise ValueError
+        return number
+
+    return read
+
+
+def _read_share(value: Any) -> float:
+    if isinstance(value, bool):
+        raise ValueError
+    number = float(value.strip()) if isinstance(value, str) else float(value)
+    if math.isnan(number) or not 0.0 <= number <= 1.0:
+        raise ValueError
+    return number
+
+
+#: option name -> (reader, allowed values as said in an error message)
+_OPTION_READERS: dict[str, tuple[Callable[[Any], Any], str]] = {
+    "players": (_read_int(MIN_PLAYERS, MAX_PLAYERS), f"a whole number from {MIN_PLAYERS} to {MAX_PLAYERS}"),
+    "rounds_to_win": (_read_int(1, 20), "a whole number from 1 to 20"),
+    "bluff": (_read_share, "a number from 0 to 1"),
+    "standard_deck": (_read_bool, "true or false"),
+}
+
+
+def read_options(options: dict[str, Any] | None) -> dict[str, Any]:
+    """Checked option values from parsed values or command-line strings."""
+    result: dict[str, Any] = {}
+    for name, value in (options or {}).items():
+        if name not in _OPTION_READERS:
+            known = ", ".join(sorted(_OPTION_READERS))
+            raise CardgenError(f"clusterfuck has no option '{name}' (options: {known})")
+        reader, allowed = _OPTION_READERS[name]
+        try:
+            result[name] = reader(value)
+        except (TypeError, ValueError):
+            raise CardgenError(f"option '{name}' must be {allowed}, got {value!r}") from None
+    return result
+
+
+# ---------------------------------------------------------------- actions
+
+PASS = 0
+#: a play of ``count`` cards of rank index ``rank`` is 1 + 4*rank + (count-1)
+NO_DEMAND = 60
+#: a demand from seat ``q`` is DEMAND + q
+DEMAND = 61
+COMPLY = 80
+REFUSE = 81
+
+
+def play_action(rank: int | str, count: int) -> int:
+    """The action that plays ``count`` cards of ``rank`` (index or name)."""
+    index = RANKS.index(rank) if isinstance(rank, str) else rank
+    return 1 + 4 * index + (count - 1)
+
+
+def demand_action(target: int) -> int:
+    return DEMAND + target
+
+
+def action_to_string(action: int) -> str:
+    if action == PASS:
+        return "pass"
+    if action < NO_DEMAND:
+        rank, count = divmod(action - 1, 4)
+        return f"play {count + 1}x {RANKS[rank]}"
+    if action == NO_DEMAND:
+        return "no demand"
+    if action < COMPLY:
+        return f"demand from seat {action - DEMAND}"
+    return "comply" if action == COMPLY else "refuse"
+
+
+# leading may play any set of one rank; following must match the count
+_LEADS = [[[play_action(r, c) for c in range(1, k + 1)] for k in range(5)] for r in range(len(RANKS))]
+_FOLLOWS = [[play_action(r, c) if c else 0 for r in range(len(RANKS))] for c in range(5)]
+_FULL_DECK = [r for r in range(len(RANKS)) for _ in SUITS]
+
+# who gives what when a demand is refused
+TARGET_GIVES, DEMANDER_GIVES, PROTECTED = "target gives", "demander gives", "protected"
+
+# phases of a round
+PLAY, CHOOSE_DEMAND, ANSWER_DEMAND, OVER = range(4)
+
+
+# ---------------------------------------------------------------- the game
+
+
+class ClusterfuckGame(Game):
+    """Fixed table: player count and the rule options."""
+
+    name = "clusterfuck"
+    option_specs = (
+        OptionSpec("players", DEFAULT_PLAYERS, f"number of players ({MIN_PLAYERS}..{MAX_PLAYERS}; fewer than 5 is not advised)"),
+        OptionSpec("rounds_to_win", 5, "rounds a player must win as Magnate to become the True Magnate (1..20)"),
+        OptionSpec("bluff", 0.2, "chance a greedy player refuses a demand it would lose (0..1)"),
+        OptionSpec("standard_deck", False, "also print a 52-card deck and a reference card (printing only)"),
+    )
+
+    def __init__(self, num_players: int | None = None, options: dict[str, Any] | None = None):
+        checked = read_options(options)
+        if num_players is None:
+            num_players = checked.get("players", DEFAULT_PLAYERS)
+        _check_player_count(num_players)
+        if checked.get("players", num_players) != num_players:
+            raise CardgenError(
+                f"option 'players' ({checked['players']}) disagrees with the {num_players} players asked for"
+            )
+        checked["players"] = num_players
+        super().__init__(num_players, checked)
+        self.rounds_to_win: int = self.options["rounds_to_win"]
+        self.bluff: float = self.options["bluff"]
+
+    @property
+    def max_rounds(self) -> int:
+        """Every round crowns one Magnate, so someone reaches the target by then."""
+        return self.num_players * (self.rounds_to_win - 1) + 1
+
+    def new_initial_state(self, rng: random.Random) -> "ClusterfuckState":
+        return ClusterfuckState(self, rng)
+
+    def position(
+        self,
+        hands: list[list[int]] | list[str],
+        statuses: list[int],
+        leader: int = 0,
+        rounds_won: list[int] | None = None,
+        round_no: int = 1,
+        seed: int = 0,
+    ) -> "ClusterfuckState":
+        """A hand-built position at the start of a trick (for tests and examples).
+
+        ``hands`` are rank counts or strings like "3 3 K 2"; cards no one holds
+        are on the played pile. Players with no cards have already gone out,
+        in seat order.
+        """
+        return ClusterfuckState(self, random.Random(seed), hands, statuses, leader, rounds_won, round_no)
+
+    # ---- policies and report
+
+    def greedy_action(self, state: "ClusterfuckState", player: int, rng: random.Random) -> int:
+        """Lowest winning play, safe demands, honest answers but for bluffs."""
+        if state.phase == PLAY:
+            return state.lowest_winning_play()
+        if state.phase == CHOOSE_DEMAND:
+            return self._greedy_demand(state, player)
+        if state.refusal_outcome(state.trick_winner, player) != TARGET_GIVES:
+            return REFUSE
+        return REFUSE if rng.random() < self.bluff else COMPLY
+
+    def _greedy_demand(self, state: "ClusterfuckState", me: int) -> int:
+        """Demand from the fullest hand among those this player should beat.
+
+        A player knows its own status, the statuses made public at the start
+        of the round and those seen in comparisons; an unknown target is only
+        worth the risk from the upper half of the table.
+        """
+        n = state.n
+        mine = state.status[me]
+        known = state.known
+        best, best_score = NO_DEMAND, (0, 0)
+        for q in state.demand_targets():
+            theirs = known[me * n + q]
+            if theirs:
+                if not _demander_wins(mine, theirs, n):
+                    continue
+                score = (2, state.held[q])
+            elif mine == n or mine > (n + 1) // 2:
+                continue
+            else:
+                score = (1, state.held[q])
+            if score > best_score:
+                best, best_score = DEMAND + q, score
+        return best
+
+    def heuristic(self, state: "ClusterfuckState", player: int) -> float:
+        """Rounds won first, then fewer cards, then strong cards in hand."""
+        hand = state.hands[player]
+        return 100.0 * state.rounds_won[player] - 2.0 * state.held[player] + hand[TWO] + 0.5 * hand[TWO - 1]
+
+    def metrics(self, state: "ClusterfuckState") -> dict[str, Any]:
+        return {
+            "rounds": state.rounds_played,
+            "true_magnate": state.winner,
+            "demands": state.demands,
+            "refused": state.refused,
+            "reversed": state.reversed,
+            "protected": state.protected,
+            "keep_hits": list(state.keep_hits[1:]),
+            "keep_rounds": state.keep_rounds,
+        }
+
+    def summarize(self, metrics: list[dict[str, Any]]) -> dict[str, Any]:
+        """Means per game, and how often each status keeps its place.
+
+        Status k keeps its place in a round (from round 2 on) when the player
+        holding card k during that round finishes it in place k (1 = first
+        out, N = last with cards).
+        """
+        if not metrics:
+            return {}
+        games = len(metrics)
+        won = [m["rounds"] for m in metrics if m["true_magnate"] is not None]
+        demands = sum(m["demands"] for m in metrics)
+        refused = sum(m["refused"] for m in metrics)
+        rounds = sum(m["keep_rounds"] for m in metrics)
+        places = len(metrics[0]["keep_hits"])
+        hits = [sum(m["keep_hits"][k] for m in metrics) for k in range(places)]
+        keep = {str(k + 1): (hits[k] / rounds if rounds else None) for k in range(places)}
+        return {
+            "rounds until a True Magnate (mean)": sum(won) / len(won) if won else None,
+            "card demands per game": demands / games,
+            "demands refused per game": refused / games,
+            "demands reversed per game": sum(m["reversed"] for m in metrics) / games,
+            "demands stopped by two 2s per game": sum(m["protected"] for m in metrics) / games,
+            "share of demands refused": refused / demands if demands else None,
+            "Magnate keeps place": keep["1"],
+            "Asshole keeps place": keep[str(places)],
+            "status keeps place": keep,
+        }
+
+
+def game_from_deck(deck: Any, options: dict[str, Any] | None = None) -> ClusterfuckGame:
+    """The engine for a built deck: the deck's options, overridden by ``options``."""
+    merged = {k: v for k, v in (deck.options or {}).items() if k in _OPTION_READERS}
+    merged = read_options(merged)
+    merged.update(read_options(options))
+    return ClusterfuckGame(merged.get("players", DEFAULT_PLAYERS), merged)
+
+
+def _demander_wins(demander: int, target: int, n: int) -> bool:
+    """Whether a refused demand still gets the demander the card (status only)."""
+    if demander == n and target == 1:
+        return True
+    if demander == 1 and target == n:
+        return False
+    return demander < target
+
+
+# ---------------------------------------------------------------- the state
+
+
+class ClusterfuckState(State):
+    """One position: hands as rank counts, status cards, the trick in play."""
+
+    def __init__(
+        self,
+        game: ClusterfuckGame,
+        rng: random.Random,
+        hands: list[list[int]] | list[str] | None = None,
+        statuses: list[int] | None = None,
+        leader: int = 0,
+        rounds_won: list[int] | None = None,
+        round_no: int = 1,
+    ):
+        n = game.num_players
+        self.game = game
+        self.n = n
+        self.rounds_to_win = game.rounds_to_win
+        self.deal_seed = rng.getrandbits(48)
+        self.rounds_won = list(rounds_won) if rounds_won else [0] * n
+        self.round_no = round_no
+        self.rounds_played = round_no - 1
+        self.winner: int | None = None
+        # per-game figures
+        self.demands = self.refused = self.reversed = self.protected = 0
+        self.keep_hits = [0] * (n + 1)
+        self.keep_rounds = 0
+        self.last_finish: list[int] = []
+        if hands is None:
+            statuses = list(range(1, n + 1))
+            rng.shuffle(statuses)
+            self._start_round(list(range(n)), statuses, rng.randrange(n), rng)
+        else:
+            self._set_position(hands, statuses or [], leader)
+
+    # ---- the OpenSpiel verbs
+
+    def current_player(self) -> int:
+        return self.player
+
+    def legal_actions(self, player: int | None = None) -> list[int]:
+        if player is not None and player != self.player:
+            return []
+        phase = self.phase
+        if phase == PLAY:
+            hand = self.hands[self.player]
+            count = self.trick_count
+            if count == 0:
+                actions: list[int] = []
+                for r in range(13):
+                    if hand[r]:
+                        actions += _LEADS[r][hand[r]]
+                return actions
+            follows = _FOLLOWS[count]
+            actions = [PASS]
+            for r in range(self.trick_rank + 1, 13):
+                if hand[r] >= count:
+                    actions.append(follows[r])
+            return actions
+        if phase == CHOOSE_DEMAND:
+            return [NO_DEMAND] + [DEMAND + q for q in self.demand_targets()]
+        if phase == ANSWER_DEMAND:
+            return [COMPLY, REFUSE]
+        return []
+
+    def apply_action(self, action: int) -> None:
+        phase = self.phase
+        if phase == PLAY:
+            if action == PASS:
+                self._pass()
+            else:
+                self._play(action)
+        elif phase == CHOOSE_DEMAND:
+            self._demand(action)
+        elif phase == ANSWER_DEMAND:
+            self._answer(action)
+        else:
+            raise ValueError("the game is over")
+
+    def is_terminal(self) -> bool:
+        return self.phase == OVER
+
+    def returns(self) -> list[float]:
+        result = [0.0] * self.n
+        if self.winner is not None:
+            result[self.winner] = 1.0
+        return result
+
+    def clone(self) -> "ClusterfuckState":
+        other = object.__new__(ClusterfuckState)
+        other.__dict__.update(self.__dict__)
+        other.hands = [h[:] for h in self.hands]
+        for name in ("held", "played", "status", "out", "finish", "order", "seat_index",
+                     "rounds_won", "known", "keep_hits"):
+            setattr(other, name, getattr(self, name)[:])
+        return other
+
+    # ---- what policies may ask
+
+    def demand_targets(self) -> list[int]:
+        """Players still in the round, other than the trick winner, with 2+ cards."""
+        w, out, held = self.trick_winner, self.out, self.held
+        return [q for q in range(self.n) if q != w and not out[q] and held[q] >= 2]
+
+    def refusal_outcome(self, demander: int, target: int) -> str:
+        """What happens when ``target`` refuses ``demander``'s demand."""
+        n, mine, theirs = self.n, self.status[demander], self.status[target]
+        if mine == n and theirs == 1 and self.hands[target][TWO] >= 2:
+            return PROTECTED
+        return TARGET_GIVES if _demander_wins(mine, theirs, n) else DEMANDER_GIVES
+
+    def lowest_winning_play(self) -> int:
+        """Lead the lowest rank as a full set; follow with the lowest beating set."""
+        hand = self.hands[self.player]
+        count = self.trick_count
+        if count == 0:
+            for r in range(13):
+                if hand[r]:
+                    return _LEADS[r][hand[r]][-1]
+        for r in range(self.trick_rank + 1, 13):
+            if hand[r] >= count:
+                return _FOLLOWS[count][r]
+        return PASS
+
+    def cards_total(self) -> int:
+        """Cards in hands plus the played pile: 52 at every step."""
+        return sum(self.held) + sum(self.played)
+
+    def __str__(self) -> str:
+        lines = [f"round {self.round_no}, rounds won {self.rounds_won}"]
+        for p in self.order:
+            hand = " ".join(r for r, k in zip(RANKS, self.hands[p]) for _ in range(k))
+            mark = "*" if p == self.player else " "
+            lines.append(f"{mark}seat {p} status {self.status[p]}: {hand or '(out)'}")
+        if self.trick_count:
+            lines.append(f"to beat: {self.trick_count}x {RANKS[self.trick_rank]} by seat {self.trick_winner}")
+        return "\n".join(lines)
+
+    # ---- a trick
+
+    def _play(self, action: int) -> None:
+        rank, extra = divmod(action - 1, 4)
+        count = extra + 1
+        p = self.player
+        hand = self.hands[p]
+        if not (0 < action < NO_DEMAND and hand[rank] >= count) or (
+            self.trick_count and (count != self.trick_count or rank <= self.trick_rank)
+        ):
+            raise ValueError(f"illegal action {action_to_string(action)} for seat {p}")
+        hand[rank] -= count
+        self.held[p] -= count
+        self.played[rank] += count
+        self.trick_rank, self.trick_count, self.trick_winner, self.passes = rank, count, p, 0
+        if not self.held[p]:
+            self.out[p] = True
+            self.finish.append(p)
+            self.active -= 1
+            if self.active == 1:
+                self._end_round()
+                return
+        if rank == TWO:
+            self._end_trick()
+        else:
+            self.player = self._next_active(p)
+
+    def _pass(self) -> None:
+        if not self.trick_count:
+            raise ValueError("the leader must play")
+        self.passes += 1
+        needed = self.active if self.out[self.trick_winner] else self.active - 1
+        if self.passes >= needed:
+            self._end_trick()
+        else:
+            self.player = self._next_active(self.player)
+
+    def _end_trick(self) -> None:
+        winner = self.trick_winner
+        self.trick_rank, self.trick_count, self.passes = -1, 0, 0
+        if self.out[winner]:
+            self.phase, self.player = PLAY, self._next_active(winner)
+        elif self.demand_targets():
+            self.phase, self.player = CHOOSE_DEMAND, winner
+        else:
+            self.phase, self.player = PLAY, winner
+
+    def _next_active(self, seat: int) -> int:
+        order, out, n = self.order, self.out, self.n
+        i = self.seat_index[seat]
+        while True:
+            i += 1
+            if i == n:
+                i = 0
+            q = order[i]
+            if not out[q]:
+                return q
+
+    # ---- a demand
+
+    def _demand(self, action: int) -> None:
+        if action == NO_DEMAND:
+            self.phase, self.player = PLAY, self.trick_winner
+            return
+        target = action - DEMAND
+        if not (0 <= target < self.n) or target not in self.demand_targets():
+            raise ValueError(f"illegal action {action_to_string(action)}")
+        self.demands += 1
+        self.target = target
+        self.phase, self.player = ANSWER_DEMAND, target
+
+    def _answer(self, action: int) -> None:
+        demander, target = self.trick_winner, self.target
+        if action == COMPLY:
+            self._give(target, demander, 1)
+        elif action == REFUSE:
+            self.refused += 1
+            n = self.n
+            self.known[demander * n + target] = self.status[target]
+            self.known[target * n + demander] = self.status[demander]
+            outcome = self.refusal_outcome(demander, target)
+            if outcome == TARGET_GIVES:
+                self._give(target, demander, 1)
+            elif outcome == DEMANDER_GIVES:
+                self.reversed += 1
+                self._give(demander, target, 2)
+            else:
+                self.protected += 1
+        else:
+            raise ValueError(f"illegal action {action_to_string(action)}")
+        self.target = -1
+        self.phase, self.player = PLAY, demander
+
+    def _give(self, giver: int, taker: int, count: int) -> None:
+        """The giver hands over its best cards, but never its last one."""
+        src, dst = self.hands[giver], self.hands[taker]
+        count = min(count, self.held[giver] - 1)
+        self.held[giver] -= count
+        self.held[taker] += count
+        r = TWO
+        while count:
+            while not src[r]:
+                r -= 1
+            src[r] -= 1
+            dst[r] += 1
+            count -= 1
+
+    # ---- rounds
+
+    def _end_round(self) -> None:
+        last = next(q for q in range(self.n) if not self.out[q])
+        finish = self.finish + [last]
+        magnate = finish[0]
+        self.rounds_won[magnate] += 1
+        self.rounds_played = self.round_no
+        if self.round_no >= 2:
+            self.keep_rounds += 1
+            for place, seat in enumerate(finish, 1):
+                if self.status[seat] == place:
+                    self.keep_hits[place] += 1
+        self.last_finish = finish
+        self.finish = finish
+        self.trick_count, self.trick_rank = 0, -1
+        if self.rounds_won[magnate] >= self.rounds_to_win:
+            self.winner = magnate
+            self.phase, self.player = OVER, TERMINAL
+            return
+        self.round_no += 1
+        self._start_round(finish, self._new_statuses(finish), 0, None)
+
+    def _new_statuses(self, finish: list[int]) -> list[int]:
+        """The new Magnate keeps 1, the new Asshole gets N, second out gets 2."""
+        n = self.n
+        statuses = [0] * n
+        statuses[finish[0]], statuses[finish[1]], statuses[finish[-1]] = 1, 2, n
+        rest = list(range(3, n))
+        self._round_rng().shuffle(rest)
+        for seat, number in zip(finish[2:-1], rest):
+            statuses[seat] = number
+        return statuses
+
+    def _round_rng(self) -> random.Random:
+        return random.Random((self.deal_seed << 16) + self.round_no)
+
+    def _start_round(self, order: list[int], statuses: list[int], leader_index: int,
+                     rng: random.Random | None) -> None:
+        """Seat players in ``order``, deal all 52 from the leader, reset knowledge."""
+        n = self.n
+        cards = _FULL_DECK[:]
+        (rng or self._round_rng()).shuffle(cards)
+        hands = [[0] * 13 for _ in range(n)]
+        for i, r in enumerate(cards):
+            hands[order[(leader_index + i) % n]][r] += 1
+        self.hands = hands
+        self.played = [0] * 13
+        self._seat(order, statuses, order[leader_index])
+
+    def _seat(self, order: list[int], statuses: list[int], leader: int) -> None:
+        n = self.n
+        self.order = list(order)
+        self.seat_index = [0] * n
+        for i, q in enumerate(order):
+            self.seat_index[q] = i
+        self.status = list(statuses)
+        self.held = [sum(h) for h in self.hands]
+        self.out = [h == 0 for h in self.held]
+        self.finish = [q for q in range(n) if self.out[q]]
+        self.active = n - len(self.finish)
+        self.known = [0] * (n * n)
+        public = (
+            [self.last_finish[0], self.last_finish[1], self.last_finish[-1]]
+            if self.round_no >= 2 and self.last_finish else []
+        )
+        for p in range(n):
+            self.known[p * n + p] = self.status[p]
+            for q in public:
+                self.known[p * n + q] = self.status[q]
+        self.phase, self.player = PLAY, leader
+        self.trick_rank, self.trick_count, self.trick_winner, self.passes = -1, 0, leader, 0
+        self.target = -1
+
+    def _set_position(self, hands: list[list[int]] | list[str], statuses: list[int], leader: int) -> None:
+        n = self.n
+        if len(hands) != n or sorted(statuses) != list(range(1, n + 1)):
+            raise ValueError(f"need {n} hands and statuses 1..{n}")
+        self.hands = [_hand_counts(h) for h in hands]
+        self.played = [len(SUITS) - sum(h[r] for h in self.hands) for r in range(13)]
+        if min(self.played) < 0:
+            raise ValueError("more than four cards of a rank")
+        self._seat(list(range(n)), statuses, leader)
+        if self.active < 2 or self.out[leader]:
+            raise ValueError("a position needs two players with cards and a leader with cards")
+
+
+def _hand_counts(hand: list[int] | str) -> list[int]:
+    if isinstance(hand, str):
+        counts = [0] * 13
+        for name in hand.split():
+            counts[RANKS.index(name.upper())] += 1
+        return counts
+    return list(hand)
+
+
+# ---------------------------------------------------------------- deck checks
+
+
+def check_deck(deck: Any) -> list[Finding]:
+    """Status cards 1..N with the right titles, and a full 52 when one is printed."""
+    where = str(deck.path)
+    findings: list[Finding] = []
+
+    def find(message: str, card: Any = None, severity: str = "error", key: str = "") -> None:
+        location = card.location if card is not None else deck.key_locations.get(key) or None
+        findings.append(Finding(where, message, card.id if card is not None else "", location, severity))
+
+    options = deck.options or {}
+    try:
+        players = read_options({"players": options.get("players", DEFAULT_PLAYERS)})["players"]
+        standard = read_options({"standard_deck": options.get("standard_deck", False)})["standard_deck"]
+    except CardgenError as e:
+        find(e.message, key="options")
+        return findings
+    if players < ADVISED_PLAYERS:
+        find(f"{players} players: fewer than {ADVISED_PLAYERS} is not advised by the rules",
+             severity="warning", key="options")
+
+    _check_status_cards(deck, players, find)
+    playing = [c for c in deck.cards if c.kind == "playing"]
+    if standard or playing:
+        _check_standard_deck(playing, standard, find)
+    return findings
+
+
+def _check_status_cards(deck: Any, players: int, find: Callable[..., None]) -> None:
+    seen: dict[int, Any] = {}
+    for card in deck.cards:
+        if card.kind != "status":
+            continue
+        if not 1 <= card.number <= players:
+            find(f"status number {card.number} is outside 1..{players} for {players} players", card)
+            continue
+        if card.number in seen or card.copies != 1:
+            find(f"status number {card.number} appears more than once", card)
+        seen.setdefault(card.number, card)
+        expected = status_title(card.number, players)
+        if not _title_matches(card.title, expected, players):
+            if expected:
+                find(f"status {card.number} must be titled '{expected}', got '{card.title}'", card)
+            else:
+                find(f"status {card.number} carries the title '{card.title}', which belongs to another number", card)
+    missing = [k for k in range(1, players + 1) if k not in seen]
+    if missing:
+        find(f"status cards {', '.join(map(str, missing))} are missing: "
+             f"{players} players need one card each numbered 1..{players}", key="cards")
+
+
+def _title_matches(title: str, expected: str, players: int) -> bool:
+    """A title matches its full text or one of its '/' halves; plain numbers carry no rank title."""
+    given = " ".join(title.split()).casefold()
+    if expected:
+        halves = {expected.casefold()} | {part.strip().casefold() for part in expected.split("/")}
+        return given in halves
+    titled = {_title.casefold() for _title in (MAGNATE, LACKEY, JACKASS, ASSHOLE)}
+    titled |= {part.strip().casefold() for t in (LACKEY, ASSHOLE) for part in t.split("/")}
+    return given not in titled
+
+
+def _check_standard_deck(playing: list[Any], standard: bool, find: Callable[..., None]) -> None:
+    if not playing:
+        find("option standard_deck is true but the deck has no playing cards", key="options")
+        return
+    seen: dict[tuple[str, str], int] = {}
+    for card in playing:
+        rank, suit = str(card.rank).upper(), str(card.suit).lower()
+        if rank not in RANKS or suit not in SUITS:
+            find(f"playing card '{card.rank} of {card.suit}' is not a card of a traditional deck "
+                 f"(ranks {', '.join(RANKS)}; suits {', '.join(SUITS)})", card)
+            continue
+        key = (rank, suit)
+        seen[key] = seen.get(key, 0) + card.copies
+        if seen[key] > 1:
+            find(f"{rank} of {suit} appears more than once", card)
+    missing = [f"{r} of {s}" for r in RANKS for s in SUITS if (r, s) not in seen]
+    if missing:
+        shown = ", ".join(missing[:6]) + (f" and {len(missing) - 6} more" if len(missing) > 6 else "")
+        find(f"the traditional deck needs all 52 cards; missing {shown}", key="cards")
+
+
+__all__ = [
+    "ClusterfuckGame", "ClusterfuckState", "game_from_deck", "check_deck", "read_options",
+    "status_title", "status_cards", "play_action", "demand_action", "action_to_string",
+    "RANKS", "SUITS", "PASS", "NO_DEMAND", "DEMAND", "COMPLY", "REFUSE",
+    "TARGET_GIVES", "DEMANDER_GIVES", "PROTECTED",
+]

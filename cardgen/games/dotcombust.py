@@ -1,0 +1,666 @@
+"""dotCOMbust: creditors pass asset parts around until someone runs dry.
+
+Every turn all players pass at once, each to the player ``offset`` seats to
+the left, the offset cycling 1, 2, ..., N-1. The receiver answers by the
+rules' four cases (one or two cards, face up or face down). A complete asset
+of n parts scores n-1 points. The readings chosen where the text is open are
+in docs/readings-dotcombust.md; the ones that shape the code are noted here.
+
+Parts of one asset are interchangeable in play: each part exists once and an
+asset is complete when one player holds all n of them, so the rules never
+care *which* part moves. A hand is therefore a count per asset, and the
+receiver's choices ("one other part", "keep only one of your cards") change
+nothing and need no decision step.
+"""
+from __future__ import annotations
+
+import random
+from collections import Counter
+from typing import Any, Mapping, NamedTuple, Sequence
+
+from ..errors import CardgenError
+from ..findings import Finding
+from .base import SIMULTANEOUS, TERMINAL, Game, OptionSpec, State
+
+#: the sizes of a stand-in deck when no Deck is given: 16 assets, 80 cards
+DEFAULT_ASSETS: dict[str, int] = {
+    "Server Farm": 8,
+    "Source Code": 7,
+    "Aeron Chairs": 7,
+    "Domain Name": 6,
+    "Foosball Table": 6,
+    "Espresso Machine": 6,
+    "Stock Options": 5,
+    "Office Lease": 5,
+    "Mailing List": 5,
+    "Patent Portfolio": 5,
+    "Sock Puppet Mascot": 4,
+    "Launch Party Banner": 4,
+    "Venture Capital": 4,
+    "Business Plan": 3,
+    "Logo Merchandise": 3,
+    "Super Bowl Ad": 2,
+}
+
+#: the original game prints exactly this many cards
+FULL_DECK_CARDS = 80
+MIN_PLAYERS, MAX_PLAYERS = 3, 12
+#: To the Bitter End: the table gives up after this many offset rounds
+#: without anyone completing an asset ("all agree it's pointless")
+BITTER_END_PATIENCE_ROUNDS = 5
+
+OPTION_SPECS = (
+    OptionSpec("players", 4, "number of players (3 to 12)"),
+    OptionSpec("assets", None, "smaller deck: keep only the first N assets (default: all)"),
+    OptionSpec("no_tagbacks", False,
+               "no passing an asset to the player who just took part of it from you"),
+    OptionSpec("bitter_end", False,
+               "a player with one card gives it away; play on until it is pointless"),
+    OptionSpec("both_barrels", False,
+               "two face-down cards of different assets may be passed as one play"),
+    OptionSpec("turn_limit", 0, "end the game after this many turns (0: no limit)"),
+)
+
+
+class Pass(NamedTuple):
+    """One player's play of a turn: the asset index of each card passed.
+
+    ``(a,)`` one card, ``(a, a)`` two parts of one asset, ``(a, b)`` two
+    assets (Both Barrels, face down). ``()`` sits the turn out. Under To the
+    Bitter End a one-card player's ``(a,)`` face down is a gift.
+    """
+
+    assets: tuple[int, ...]
+    face_up: bool = False
+
+
+SIT_OUT = Pass(())
+
+
+def game_from_deck(deck: Any, options: Mapping[str, Any] | None = None) -> "DotcombustGame":
+    """The engine for a built deck; CLI options override the deck's own.
+
+    Refuses a deck that check_deck finds unplayable, naming the first problem.
+    """
+    errors = [f for f in check_deck(deck) if f.severity == "error"]
+    if errors:
+        raise CardgenError(f"deck cannot be played: {errors[0]}")
+    merged = {k: v for k, v in (deck.options or {}).items() if k in _OPTION_NAMES}
+    merged.update(options or {})
+    return DotcombustGame(options=merged, assets=_deck_assets(deck))
+
+
+def check_deck(deck: Any) -> list[Finding]:
+    """Structural checks: asset part lists, card count, players, the deal."""
+    where = str(deck.path)
+    findings: list[Finding] = []
+
+    def error(message: str, card: Any = None, severity: str = "error") -> None:
+        findings.append(Finding(
+            deck=where, message=message, card=card.id if card is not None else "",
+            location=getattr(card, "location", None) if card is not None else None,
+            severity=severity))
+
+    by_asset: dict[str, list[Any]] = {}
+    for card in deck.cards:
+        if card.kind != "asset":
+            continue
+        if not card.asset:
+            error("asset card names no asset", card)
+            continue
+        by_asset.setdefault(card.asset, []).append(card)
+    if not by_asset:
+        error("no asset cards: dotCOMbust is played with asset parts")
+        return findings
+
+    for name, cards in by_asset.items():
+        _check_asset(name, cards, error)
+
+    try:
+        opts = parse_options({k: v for k, v in (deck.options or {}).items()
+                              if k in _OPTION_NAMES})
+        kept = _keep_assets(list(by_asset), opts["assets"])
+    except CardgenError as exc:
+        error(str(exc))
+        return findings
+    players = opts["players"]
+    total = sum(c.copies for name in kept for c in by_asset[name])
+    if opts["assets"] is None and total != FULL_DECK_CARDS:
+        error(f"the original game has {FULL_DECK_CARDS} cards, this deck has {total}",
+              severity="warning")
+    if total < 2 * players:
+        error(f"{total} cards dealt to {players} players gives someone fewer than 2 "
+              "cards, and a player with one card or none ends the game at once")
+    return findings
+
+
+def parse_options(options: Mapping[str, Any] | None) -> dict[str, Any]:
+    """Rule options from Python values or command-line strings, checked."""
+    parsed = {spec.name: spec.default for spec in OPTION_SPECS}
+    for name, value in (options or {}).items():
+        if name not in _OPTION_NAMES:
+            raise CardgenError(f"dotcombust: unknown option '{name}' "
+                               f"(known: {', '.join(sorted(_OPTION_NAMES))})")
+        parsed[name] = _PARSERS[name](name, value)
+    return parsed
+
+
+class DotcombustGame(Game):
+    """Asset sizes, players and rule options; deals States."""
+
+    name = "dotcombust"
+    option_specs = OPTION_SPECS
+
+    def __init__(self, num_players: int | None = None,
+                 options: Mapping[str, Any] | None = None,
+                 assets: Mapping[str, int] | Mapping[str, Sequence[str]] | Sequence[int] | None = None):
+        opts = dict(options or {})
+        if num_players is not None:
+            opts.setdefault("players", num_players)
+        opts = parse_options(opts)
+        super().__init__(opts["players"], opts)
+        names, sizes, parts = _asset_table(DEFAULT_ASSETS if assets is None else assets)
+        kept = _keep_assets(names, opts["assets"])
+        index = [names.index(n) for n in kept]
+        self.asset_names: tuple[str, ...] = tuple(kept)
+        self.asset_sizes: tuple[int, ...] = tuple(sizes[i] for i in index)
+        self.part_names: tuple[tuple[str, ...], ...] = tuple(parts[i] for i in index)
+        if any(s < 2 for s in self.asset_sizes):
+            raise CardgenError("dotcombust: every asset needs 2 or more parts")
+        self.total_cards = sum(self.asset_sizes)
+        if self.total_cards < 2 * self.num_players:
+            raise CardgenError(
+                f"dotcombust: {self.total_cards} cards cannot give {self.num_players} "
+                "players 2 cards each; use fewer players or more assets")
+        self.no_tagbacks: bool = opts["no_tagbacks"]
+        self.bitter_end: bool = opts["bitter_end"]
+        self.both_barrels: bool = opts["both_barrels"]
+        self.turn_limit: int = opts["turn_limit"]
+        # every play exists once, so legal_actions only picks from these lists
+        count = len(self.asset_sizes)
+        self._one = [(Pass((a,), False), Pass((a,), True)) for a in range(count)]
+        self._two = [(Pass((a, a), False), Pass((a, a), True)) for a in range(count)]
+        self._barrels = {(a, b): Pass((a, b), False)
+                         for a in range(count) for b in range(a + 1, count)}
+        self._points = [s - 1 for s in self.asset_sizes]
+
+    def new_initial_state(self, rng: random.Random) -> "DotcombustState":
+        """Shuffle and deal the whole deck; seats from 0 get the extra cards."""
+        deck = [a for a, size in enumerate(self.asset_sizes) for _ in range(size)]
+        rng.shuffle(deck)
+        hands = [[0] * len(self.asset_sizes) for _ in range(self.num_players)]
+        for i, a in enumerate(deck):
+            hands[i % self.num_players][a] += 1
+        return DotcombustState(self, hands)
+
+    def state_from_hands(self, hands: Sequence[Mapping[str, int] | Sequence[int]],
+                         turn: int = 0) -> "DotcombustState":
+        """A position set up by hand: per player {asset name: parts held} or counts.
+
+        Cards in no hand are out of play, so small positions stay readable.
+        """
+        if len(hands) != self.num_players:
+            raise ValueError(f"need {self.num_players} hands, got {len(hands)}")
+        counts = []
+        for hand in hands:
+            if isinstance(hand, Mapping):
+                row = [0] * len(self.asset_sizes)
+                for name, c in hand.items():
+                    row[self.asset_names.index(name)] = c
+            else:
+                row = list(hand)
+            counts.append(row)
+        for a, size in enumerate(self.asset_sizes):
+            if any(c[a] < 0 for c in counts) or sum(c[a] for c in counts) > size:
+                raise ValueError(f"{self.asset_names[a]} has {size} parts, "
+                                 f"hands hold {[c[a] for c in counts]}")
+        return DotcombustState(self, counts, turn)
+
+    def offset(self, turn: int) -> int:
+        """How many seats to the left everyone passes on ``turn`` (from 0)."""
+        return 1 + turn % (self.num_players - 1)
+
+    def action_to_string(self, action: Pass) -> str:
+        names = [self.asset_names[a] for a in action.assets]
+        if not names:
+            return "sit out"
+        if len(names) == 2 and names[0] != names[1]:
+            return f"{names[0]} + {names[1]} face down"
+        side = "face up" if action.face_up else "face down"
+        return f"{len(names)} {names[0]} {side}"
+
+    def heuristic(self, state: "DotcombustState", player: int) -> float:
+        """Points, plus part credit for assets well on their way."""
+        hand = state.hands[player]
+        return state.points[player] + sum(
+            _progress(c, s) for c, s in zip(hand, self.asset_sizes) if c)
+
+    def greedy_action(self, state: "DotcombustState", player: int,
+                      rng: random.Random) -> Pass:
+        """The play with the best expected gain for the player's own assets.
+
+        It sees only what the table sees: its own hand and how many cards
+        each other player holds. The parts it lacks are taken as spread at
+        random over the other hands. Ties are broken at random.
+        """
+        legal = state.legal_actions(player)
+        if len(legal) == 1:
+            return legal[0]
+        hand = state.hands[player]
+        unseen = sum(state.hand_sizes) - state.hand_sizes[player]
+        receiver = state.hand_sizes[state.opponent(player)]
+        best: list[Pass] = []
+        best_gain = float("-inf")
+        for action in legal:
+            gain = 0.0
+            for a, k, up in _transactions(action):
+                size = self.asset_sizes[a]
+                mine = hand[a]
+                missing = size - mine
+                p_none = _chance_holds_none(unseen, missing, receiver)
+                expect_held = missing * receiver / unseen if unseen else 0.0
+                held = (expect_held / (1 - p_none)) if p_none < 1 else 0.0
+                now = _progress(mine, size)
+                won = _progress(mine + (1 if k == 1 else held), size) - now
+                lost = _progress(mine - (k - 1 if up else k), size) - now
+                gain += (1 - p_none) * won + p_none * lost
+            if gain > best_gain + 1e-12:
+                best, best_gain = [action], gain
+            elif gain > best_gain - 1e-12:
+                best.append(action)
+        return rng.choice(best)
+
+    def metrics(self, state: "DotcombustState") -> dict[str, Any]:
+        points = list(state.points)
+        by_size: dict[int, list[int]] = {}
+        for a, s in enumerate(self.asset_sizes):
+            by_size.setdefault(s, [0, 0])[1] += 1
+        for shown in state.shown:
+            for a in shown:
+                by_size[self.asset_sizes[a]][0] += 1
+        return {
+            "points": points,
+            "spread": max(points) - min(points),
+            "completed_by_size": {s: tuple(v) for s, v in sorted(by_size.items())},
+            "passes": state.passes,
+            "turns": state.turn,
+            "ended_by": state.ended_by or "unfinished",
+        }
+
+    def summarize(self, metrics: list[dict[str, Any]]) -> dict[str, Any]:
+        """Score spread, share of assets completed per size, passes, endings."""
+        if not metrics:
+            return {}
+        n = len(metrics)
+        done: Counter[int] = Counter()
+        dealt: Counter[int] = Counter()
+        ends: Counter[str] = Counter()
+        seats = len(metrics[0]["points"])
+        seat_points = [0.0] * seats
+        for m in metrics:
+            for size, (completed, total) in m["completed_by_size"].items():
+                done[size] += completed
+                dealt[size] += total
+            ends[m["ended_by"]] += 1
+            for p, pts in enumerate(m["points"]):
+                seat_points[p] += pts
+        return {
+            "mean score spread": round(sum(m["spread"] for m in metrics) / n, 2),
+            "assets completed by size": {
+                f"{s} parts": round(done[s] / dealt[s], 3) for s in sorted(dealt)},
+            "mean passes per game": round(sum(m["passes"] for m in metrics) / n, 1),
+            "mean turns per game": round(sum(m["turns"] for m in metrics) / n, 1),
+            "game ended by": {k: round(v / n, 3) for k, v in sorted(ends.items())},
+            "mean points per seat": [round(x / n, 2) for x in seat_points],
+        }
+
+
+class DotcombustState(State):
+    """Hands as card counts per asset, shown assets, points, turn number."""
+
+    __slots__ = ("game", "hands", "hand_sizes", "shown", "points", "turn",
+                 "passes", "bans", "last_completion", "ended_by")
+
+    def __init__(self, game: DotcombustGame, hands: list[list[int]] | None, turn: int = 0):
+        self.game = game
+        if hands is None:  # clone() fills the fields itself
+            return
+        n = game.num_players
+        count = len(game.asset_sizes)
+        self.hands = hands
+        self.hand_sizes = [sum(hand) for hand in hands]
+        self.shown: list[list[int]] = [[] for _ in hands]
+        self.points = [0] * n
+        self.turn = turn
+        self.passes = 0
+        # bans[p * n + q]: assets (bit mask) p may not pass to q next time
+        self.bans: list[int] | None = [0] * (n * n) if game.no_tagbacks else None
+        self.last_completion = turn
+        self.ended_by = ""
+        for p in range(n):
+            for a in range(count):
+                self._lay_down_if_complete(p, a)
+        self._check_end()
+
+    # -- the verbs every engine shares -------------------------------------
+
+    def current_player(self) -> int:
+        return TERMINAL if self.ended_by else SIMULTANEOUS
+
+    def is_terminal(self) -> bool:
+        return bool(self.ended_by)
+
+    def legal_actions(self, player: int | None = None) -> list[Pass]:
+        """Plays open to ``player`` this turn; every player moves every turn."""
+        if self.ended_by:
+            return []
+        if player is None:
+            raise ValueError("dotCOMbust turns are simultaneous: "
+                             "ask legal_actions(player) for each player")
+        game = self.game
+        size = self.hand_sizes[player]
+        target = self.opponent(player)
+        if game.bitter_end:
+            if size == 0 or self.hand_sizes[target] == 0:
+                return [SIT_OUT]
+            if size == 1:
+                return [game._one[self.hands[player].index(1)][0]]
+            if self.hand_sizes[target] == 1:
+                return [SIT_OUT]
+        hand = self.hands[player]
+        banned = self.bans[player * game.num_players + target] if self.bans else 0
+        actions = self._plays(hand, banned)
+        if banned and not actions:  # a ban never leaves a player without a play
+            actions = self._plays(hand, 0)
+        return actions
+
+    def apply_action(self, action: Sequence[Pass]) -> None:
+        """Resolve one turn: all passes leave, receivers answer, cards arrive.
+
+        Each receiver answers against its hand without the cards it is
+        passing itself; cards coming back or kept join only after every
+        answer, so the order of answering cannot matter.
+        """
+        if self.ended_by:
+            raise ValueError("the game is over")
+        game = self.game
+        n = game.num_players
+        if len(action) != n:
+            raise ValueError(f"a dotCOMbust turn needs one play per player ({n}), "
+                             f"got {len(action)}")
+        for p, play in enumerate(action):
+            if play not in self.legal_actions(p):
+                raise ValueError(f"player {p} cannot play {play!r} now")
+        hands, sizes, bans = self.hands, self.hand_sizes, self.bans
+        offset = game.offset(self.turn)
+        gifts = [game.bitter_end and sizes[p] == 1 for p in range(n)]
+        for p, play in enumerate(action):
+            for a in play[0]:
+                hands[p][a] -= 1
+            sizes[p] -= len(play[0])
+            if bans is not None and play[0]:  # a ban lasts until the next pass to them
+                bans[p * n + (p + offset) % n] = 0
+        arriving: list[tuple[int, int, int]] = []  # (player, asset, cards)
+        for p, play in enumerate(action):
+            cards = play[0]
+            if not cards:
+                continue
+            q = (p + offset) % n
+            if gifts[p]:
+                arriving.append((q, cards[0], 1))
+                continue
+            self.passes += 1
+            for a, k, up in _transactions(play):
+                held = hands[q][a]
+                if held:  # pass back the card(s) plus one part, or all parts
+                    give = 1 if k == 1 else held
+                    hands[q][a] = held - give
+                    sizes[q] -= give
+                    arriving.append((p, a, k + give))
+                    if bans is not None:
+                        bans[q * n + p] |= 1 << a
+                elif up:  # one comes back; of two, the receiver keeps one
+                    arriving.append((p, a, 1))
+                    if k == 2:
+                        arriving.append((q, a, 1))
+                        if bans is not None:
+                            bans[p * n + q] |= 1 << a
+                else:  # the receiver keeps them all
+                    arriving.append((q, a, k))
+                    if bans is not None:
+                        bans[p * n + q] |= 1 << a
+        for p, a, k in arriving:
+            hands[p][a] += k
+            sizes[p] += k
+        for p, a, _ in arriving:
+            self._lay_down_if_complete(p, a)
+        self.turn += 1
+        self._check_end()
+
+    def returns(self) -> list[float]:
+        """1 to the single player with the most points; a tie at the top is a draw."""
+        n = self.game.num_players
+        if not self.ended_by:
+            return [0.0] * n
+        best = max(self.points)
+        top = [p for p in range(n) if self.points[p] == best]
+        if len(top) > 1:
+            return [0.0] * n
+        return [1.0 if p == top[0] else 0.0 for p in range(n)]
+
+    def clone(self) -> "DotcombustState":
+        other = DotcombustState(self.game, None)
+        other.hands = [h[:] for h in self.hands]
+        other.hand_sizes = self.hand_sizes[:]
+        other.shown = [s[:] for s in self.shown]
+        other.points = self.points[:]
+        other.turn = self.turn
+        other.passes = self.passes
+        other.bans = self.bans[:] if self.bans is not None else None
+        other.last_completion = self.last_completion
+        other.ended_by = self.ended_by
+        return other
+
+    # -- dotCOMbust's own questions -----------------------------------------
+
+    def opponent(self, player: int) -> int:
+        """Whom ``player`` passes to this turn."""
+        return (player + self.game.offset(self.turn)) % self.game.num_players
+
+    def __str__(self) -> str:
+        game = self.game
+        lines = [f"turn {self.turn}, passing {game.offset(self.turn)} to the left"]
+        for p, hand in enumerate(self.hands):
+            held = ", ".join(f"{game.asset_names[a]} {c}/{game.asset_sizes[a]}"
+                             for a, c in enumerate(hand) if c)
+            shown = ", ".join(game.asset_names[a] for a in self.shown[p])
+            lines.append(f"player {p}: {self.points[p]} points [{shown}] hand: {held}")
+        return "\n".join(lines)
+
+    # -- helpers ---------------------------------------------------------------
+
+    def _plays(self, hand: list[int], banned: int) -> list[Pass]:
+        game = self.game
+        actions: list[Pass] = []
+        held = []
+        for a, c in enumerate(hand):
+            if not c or banned >> a & 1:
+                continue
+            actions += game._one[a]
+            if c >= 2:
+                actions += game._two[a]
+            held.append(a)
+        if game.both_barrels:
+            barrels = game._barrels
+            actions += [barrels[a, b] for i, a in enumerate(held) for b in held[i + 1:]]
+        return actions
+
+    def _lay_down_if_complete(self, player: int, asset: int) -> None:
+        """Complete assets go on the table at once (no reason to hold them)."""
+        size = self.game.asset_sizes[asset]
+        if self.hands[player][asset] == size:
+            self.hands[player][asset] = 0
+            self.hand_sizes[player] -= size
+            self.shown[player].append(asset)
+            self.points[player] += size - 1
+            self.last_completion = self.turn
+
+    def _check_end(self) -> None:
+        game = self.game
+        sizes = self.hand_sizes
+        if game.bitter_end:
+            holding = sum(1 for s in sizes if s)
+            patience = BITTER_END_PATIENCE_ROUNDS * (game.num_players - 1)
+            if holding < 2:
+                self.ended_by = "no cards left to pass"
+            elif self.turn - self.last_completion >= patience:
+                self.ended_by = "pointless"
+        elif min(sizes) == 0:
+            self.ended_by = "empty hand"
+        elif min(sizes) == 1:
+            self.ended_by = "one card"
+        if not self.ended_by and game.turn_limit and self.turn >= game.turn_limit:
+            self.ended_by = "turn limit"
+
+
+# -- option parsing and deck reading ---------------------------------------------
+
+_OPTION_NAMES = frozenset(spec.name for spec in OPTION_SPECS)
+_TRUE = {"true", "yes", "on", "1"}
+_FALSE = {"false", "no", "off", "0"}
+
+
+def _parse_bool(name: str, value: Any) -> bool:
+    if isinstance(value, bool):
+        return value
+    if isinstance(value, str) and value.strip().lower() in _TRUE | _FALSE:
+        return value.strip().lower() in _TRUE
+    raise CardgenError(f"dotcombust: option '{name}' must be true or false, got {value!r}")
+
+
+def _parse_int(name: str, value: Any, low: int, high: int | None, what: str) -> int:
+    number: int | None = None
+    if isinstance(value, int) and not isinstance(value, bool):
+        number = value
+    elif isinstance(value, str) and value.strip().lstrip("+").isdigit():
+        number = int(value.strip())
+    if number is None or number < low or (high is not None and number > high):
+        raise CardgenError(f"dotcombust: option '{name}' must be {what}, got {value!r}")
+    return number
+
+
+def _parse_assets(name: str, value: Any) -> int | tuple[str, ...] | None:
+    """All assets (None), the first N, or the assets named."""
+    if value is None or (isinstance(value, str) and value.strip().lower() == "all"):
+        return None
+    if isinstance(value, (list, tuple)) and value and all(isinstance(v, str) for v in value):
+        return tuple(value)
+    return _parse_int(name, value, 1, None,
+                      "'all', a whole number of assets (1 or more) or a list of asset names")
+
+
+_PARSERS = {
+    "players": lambda n, v: _parse_int(n, v, MIN_PLAYERS, MAX_PLAYERS,
+                                       f"a whole number from {MIN_PLAYERS} to {MAX_PLAYERS}"),
+    "assets": _parse_assets,
+    "no_tagbacks": _parse_bool,
+    "bitter_end": _parse_bool,
+    "both_barrels": _parse_bool,
+    "turn_limit": lambda n, v: _parse_int(n, v, 0, None, "a whole number, 0 for no limit"),
+}
+
+
+def _keep_assets(names: list[str], keep: int | tuple[str, ...] | None) -> list[str]:
+    if keep is None:
+        return list(names)
+    if isinstance(keep, int):
+        if keep > len(names):
+            raise CardgenError(f"dotcombust: option 'assets' must be at most "
+                               f"{len(names)} (the deck has {len(names)} assets), got {keep}")
+        return list(names[:keep])
+    unknown = [k for k in keep if k not in names]
+    if unknown:
+        raise CardgenError(f"dotcombust: option 'assets' names unknown asset(s) "
+                           f"{', '.join(unknown)} (known: {', '.join(names)})")
+    return [n for n in names if n in keep]
+
+
+def _asset_table(assets: Any) -> tuple[list[str], list[int], list[tuple[str, ...]]]:
+    """Names, sizes and part names from {name: size}, {name: parts} or [sizes]."""
+    if isinstance(assets, Mapping):
+        items = list(assets.items())
+    else:
+        items = [(f"Asset {i + 1}", size) for i, size in enumerate(assets)]
+    names, sizes, parts = [], [], []
+    for name, spec in items:
+        if isinstance(spec, int):
+            part_names = tuple(f"{name} part {i + 1}" for i in range(spec))
+        else:
+            part_names = tuple(spec)
+        names.append(name)
+        sizes.append(len(part_names))
+        parts.append(part_names)
+    return names, sizes, parts
+
+
+def _deck_assets(deck: Any) -> dict[str, tuple[str, ...]]:
+    """Each asset's printed part list, in the order the deck first shows it."""
+    assets: dict[str, tuple[str, ...]] = {}
+    for card in deck.cards:
+        if card.kind == "asset" and card.asset not in assets:
+            assets[card.asset] = tuple(card.parts)
+    return assets
+
+
+def _check_asset(name: str, cards: list[Any], error: Any) -> None:
+    """Every card lists the same parts, and each part is printed exactly once."""
+    parts = tuple(cards[0].parts)
+    if len(parts) < 2:
+        error(f"asset '{name}' lists {len(parts)} part(s); an asset needs 2 or more",
+              cards[0])
+    repeated = sorted(p for p, c in Counter(parts).items() if c > 1)
+    if repeated:
+        error(f"asset '{name}' lists part(s) {', '.join(repeated)} more than once",
+              cards[0])
+    seen: Counter[str] = Counter()
+    for card in cards:
+        if tuple(card.parts) != parts:
+            error(f"asset '{name}': this card lists parts {list(card.parts)}, "
+                  f"card '{cards[0].id}' lists {list(parts)}", card)
+        if card.title not in parts:
+            error(f"asset '{name}': part '{card.title}' is not in the asset's "
+                  f"part list {list(parts)}", card)
+        seen[card.title] += card.copies
+        if card.title in parts and seen[card.title] > 1:
+            error(f"asset '{name}': part '{card.title}' is printed "
+                  f"{seen[card.title]} times; each part exists once", card)
+    missing = [p for p in dict.fromkeys(parts) if p not in seen]
+    if missing:
+        error(f"asset '{name}' has no card for part(s) {', '.join(missing)}", cards[0])
+
+
+def _progress(count: int, size: int) -> float:
+    """What holding ``count`` of ``size`` parts is worth: full points when complete."""
+    if count >= size:
+        return float(size - 1)
+    return 0.5 * (size - 1) * (count / size) ** 2
+
+
+def _transactions(action: Pass) -> tuple[tuple[int, int, bool], ...]:
+    """(asset, cards, face up) of each answer a play asks for."""
+    cards = action[0]
+    if not cards:
+        return ()
+    if len(cards) == 2 and cards[0] != cards[1]:
+        return ((cards[0], 1, False), (cards[1], 1, False))
+    return ((cards[0], len(cards), action[1]),)
+
+
+def _chance_holds_none(unseen: int, missing: int, hand: int) -> float:
+    """Chance a hand of ``hand`` unseen cards has none of ``missing`` parts."""
+    chance = 1.0
+    for i in range(hand):
+        if unseen - i <= 0:
+            break
+        chance *= max(unseen - missing - i, 0) / (unseen - i)
+    return chance

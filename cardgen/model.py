@@ -1,0 +1,128 @@
+"""The deck model: what the loader produces and everything downstream trusts.
+
+Lengths are in points. Colours are ``(r, g, b)`` floats in 0..1. Every object
+that came from a file keeps its Location so later checks can point at it.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Any
+
+from .errors import Location
+
+RGB = tuple[float, float, float]
+
+EDGE_SIDES = ("top", "right", "bottom", "left")
+
+
+@dataclass(frozen=True)
+class Edges:
+    """Which sides of a tile carry a link line."""
+
+    top: bool = False
+    right: bool = False
+    bottom: bool = False
+    left: bool = False
+
+    def turned(self) -> "Edges":
+        """The same card turned 180 degrees."""
+        return Edges(top=self.bottom, right=self.left, bottom=self.top, left=self.right)
+
+    def canonical(self) -> tuple[bool, bool, bool, bool]:
+        """One key for a pattern and its 180-degree turn."""
+        a = (self.top, self.right, self.bottom, self.left)
+        t = self.turned()
+        return min(a, (t.top, t.right, t.bottom, t.left))
+
+    def count(self) -> int:
+        return self.top + self.right + self.bottom + self.left
+
+
+@dataclass(frozen=True)
+class Player:
+    name: str
+    color: RGB
+
+
+@dataclass(frozen=True)
+class Card:
+    """One distinct card face; ``copies`` of it are printed."""
+
+    id: str
+    kind: str
+    copies: int = 1
+    title: str = ""
+    text: str = ""
+    icon: str = ""
+    image: Path | None = None
+    color: RGB | None = None
+    gray: bool = False
+    edges: Edges | None = None
+    # dotCOMbust: the asset this part belongs to, and that asset's part names
+    asset: str = ""
+    parts: tuple[str, ...] = ()
+    code: str = ""
+    # Clusterfuck status cards and playing cards
+    number: int = 0
+    rank: str = ""
+    suit: str = ""
+    #: the player whose deck this card is in (per-player decks), else -1
+    owner: int = -1
+    #: reference cards: (text, when-option, unless-option) per line
+    lines: tuple[tuple[str, str, str], ...] = ()
+    #: print this card only when this rule option is on
+    when: str = ""
+    location: Location | None = None
+
+    def with_(self, **changes: Any) -> "Card":
+        return replace(self, **changes)
+
+
+@dataclass(frozen=True)
+class Back:
+    """What the back of every card shows."""
+
+    title: str = ""
+    subtitle: str = ""
+    icon: str = ""
+    image: Path | None = None
+    color: RGB | None = None
+    #: tint the back with the owning player's colour
+    tint_by_player: bool = False
+
+
+@dataclass(frozen=True)
+class Deck:
+    """A loaded, checked deck definition."""
+
+    id: str
+    name: str
+    game: str
+    path: Path
+    #: "landscape" or "portrait"; the sheet template gives the size
+    orientation: str
+    players: tuple[Player, ...]
+    per_player: bool
+    back: Back
+    options: dict[str, Any]
+    cards: tuple[Card, ...]
+    location: Location | None = None
+    #: where each top-level key was written, for findings that point at it
+    key_locations: dict[str, Location] = field(default_factory=dict)
+    #: deck-wide look: accent colour, safe margin
+    style: dict[str, Any] = field(default_factory=dict)
+    #: Clusterfuck: the Social Status cards' reminder text and colour
+    status: dict[str, Any] = field(default_factory=dict)
+    #: Clusterfuck: the traditional 52-card deck, printed when its option is on
+    standard_deck: dict[str, Any] | None = None
+
+    @property
+    def landscape(self) -> bool:
+        return self.orientation == "landscape"
+
+    def total_cards(self) -> int:
+        return sum(c.copies for c in self.cards)
+
+    def with_(self, **changes: Any) -> "Deck":
+        return replace(self, **changes)

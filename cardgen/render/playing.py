@@ -1,0 +1,32 @@
+"""A traditional playing card in business-card size, 2 high."""
+from __future__ import annotations
+
+from . import text
+from .common import INK
+from .icons import draw_icon
+
+RED = (0.78, 0.1, 0.12)
+SUIT_ICON = {"spades": "spade", "hearts": "heart", "diamonds": "diamond", "clubs": "club"}
+RANK_ORDER = "3 4 5 6 7 8 9 10 J Q K A 2"
+
+
+def draw(canvas, card, ctx) -> None:
+    w, h, s = ctx.width, ctx.height, ctx.safe
+    color = RED if card.suit in ("hearts", "diamonds") else INK
+    for corner in (0, 180):
+        canvas.saveState()
+        if corner:
+            canvas.translate(w, h)
+            canvas.rotate(180)
+        canvas.setFillColorRGB(*color)
+        canvas.setFont(text.BOLD, 16)
+        canvas.drawCentredString(s + 9, h - s - 14, card.rank)
+        draw_icon(canvas, SUIT_ICON[card.suit], s + 9, h - s - 26, 11, color, color)
+        canvas.restoreState()
+    draw_icon(canvas, SUIT_ICON[card.suit], w / 2, h / 2 + 6, h * 0.42, color, color)
+    canvas.setFillColorRGB(*color)
+    canvas.setFont(text.BOLD, 11)
+    canvas.drawCentredString(w / 2, h / 2 - h * 0.21 - 6, card.rank)
+    canvas.setFillColorRGB(0.45, 0.45, 0.48)
+    canvas.setFont(text.REGULAR, 5.5)
+    canvas.drawCentredString(w / 2, s - 2, f"low {RANK_ORDER} high")

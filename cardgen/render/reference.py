@@ -1,0 +1,46 @@
+"""Rules and reference cards: a title and lines filled in from the rule options.
+
+A line may say ``when: option`` or ``unless: option``; ``{option}`` in the
+text is replaced by the option's value, so the card states the target and
+the optional rules actually in use.
+"""
+from __future__ import annotations
+
+from . import text
+from .common import INK, band, fitted
+
+
+def draw(canvas, card, ctx) -> None:
+    w, h, s = ctx.width, ctx.height, ctx.safe
+    band_h = h * 0.2
+    band(canvas, ctx, h, band_h, ctx.accent)
+    fitted(canvas, ctx, card.id, "title", card.title or ctx.deck_name, text.BOLD, band_h * 0.5, s,
+           h - band_h * 0.22, w - 2 * s, band_h * 0.7, color=(1, 1, 1), max_lines=1)
+    body = "\n".join(f"\u2022 {line}" for line in reference_lines(card, ctx.options))
+    if card.text:
+        body = fill(card.text, ctx.options) + ("\n" + body if body else "")
+    fitted(canvas, ctx, card.id, "rules text", body, text.REGULAR, 8, s, h - band_h - 4, w - 2 * s,
+           h - band_h - 4 - s, color=INK)
+
+
+def reference_lines(card, options: dict) -> list[str]:
+    """The card's lines that apply under ``options``, filled in."""
+    return [fill(line, options) for line, when, unless in card.lines
+            if (not when or option_on(when, options)) and not (unless and option_on(unless, options))]
+
+
+def option_on(condition: str, options: dict) -> bool:
+    """``"hole_card"`` is on when truthy; ``"tie_resolution=1"`` when equal."""
+    key, sep, value = condition.partition("=")
+    if not sep:
+        return bool(options.get(key))
+    return str(options.get(key.strip())).lower() == value.strip().lower()
+
+
+class _Keep(dict):
+    def __missing__(self, key: str) -> str:
+        return "{" + key + "}"
+
+
+def fill(words: str, options: dict) -> str:
+    return words.format_map(_Keep(options))

@@ -1,0 +1,203 @@
+"""Paper: sheet templates, card slots, duplex pairing and crop marks.
+
+Templates are data (one YAML file each in this folder, like Squib's sprues),
+so a new paper stock is a new file. Everything here is pure geometry in
+points with the origin at the bottom-left of the page, as PDF has it; it
+knows nothing about games.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+
+from ..errors import CardgenError
+from ..units import parse_length
+from ..yamlio import check_schema, did_you_mean, load_located
+
+TEMPLATE_DIR = Path(__file__).resolve().parent
+DUPLEX_MODES = ("long", "short", "off")
+
+_LEN = {"type": ["string", "number"]}
+TEMPLATE_SCHEMA = {
+    "type": "object",
+    "required": ["name", "paper", "card", "grid", "margins"],
+    "additionalProperties": False,
+    "properties": {
+        "name": {"type": "string"},
+        "description": {"type": "string"},
+        "paper": {"type": "object", "required": ["width", "height"], "additionalProperties": False,
+                  "properties": {"width": _LEN, "height": _LEN}},
+        "card": {"type": "object", "required": ["width", "height"], "additionalProperties": False,
+                 "properties": {"width": _LEN, "height": _LEN}},
+        "grid": {"type": "object", "required": ["columns", "rows"], "additionalProperties": False,
+                 "properties": {"columns": {"type": "integer", "minimum": 1, "maximum": 20},
+                                "rows": {"type": "integer", "minimum": 1, "maximum": 20}}},
+        "margins": {"type": "object", "required": ["left", "top"], "additionalProperties": False,
+                    "properties": {"left": _LEN, "top": _LEN}},
+        "gaps": {"type": "object", "additionalProperties": False,
+                 "properties": {"column": _LEN, "row": _LEN}},
+        "bleed": _LEN,
+        "stock": {"type": "array", "items": {"type": "string"}},
+    },
+}
+
+
+@dataclass(frozen=True)
+class Slot:
+    """Where one card sits on a page: its trim box, in points."""
+
+    index: int
+    row: int
+    column: int
+    x: float
+    y: float
+    width: float
+    height: float
+    #: degrees the card is turned on the page (180 for short-edge backs)
+    rotation: int = 0
+
+
+@dataclass(frozen=True)
+class SheetTemplate:
+    name: str
+    description: str
+    page_width: float
+    page_height: float
+    card_width: float
+    card_height: float
+    columns: int
+    rows: int
+    margin_left: float
+    margin_top: float
+    gap_column: float = 0.0
+    gap_row: float = 0.0
+    bleed: float = 0.0
+    stock: tuple[str, ...] = ()
+
+    @property
+    def per_sheet(self) -> int:
+        return self.columns * self.rows
+
+    def slots(self) -> list[Slot]:
+        """Front slots, row by row from the top-left, as a reader counts them."""
+        return [self.front_slot(i) for i in range(self.per_sheet)]
+
+    def front_slot(self, index: int) -> Slot:
+        row, column = divmod(index, self.columns)
+        x = self.margin_left + column * (self.card_width + self.gap_column)
+        top = self.margin_top + row * (self.card_height + self.gap_row)
+        y = self.page_height - top - self.card_height
+        return Slot(index, row, column, x, y, self.card_width, self.card_height)
+
+    def back_slot(self, index: int, duplex: str, offset: tuple[float, float] = (0.0, 0.0)) -> Slot:
+        """Where the back of front slot ``index`` goes on the backs page.
+
+        Long-edge flip of a portrait sheet mirrors the page left to right, so
+        the back sits at x' = page width - x - card width in the same row.
+        Short-edge flip mirrors top to bottom and turns the back 180 degrees.
+        ``offset`` (points, +x right, +y up as the backs page is viewed)
+        corrects the printer's misregistration.
+        """
+        front = self.front_slot(index)
+        dx, dy = offset
+        if duplex == "long":
+            x = self.page_width - front.x - front.width
+            return Slot(index, front.row, self.columns - 1 - front.column, x + dx, front.y + dy,
+                        front.width, front.height, 0)
+        if duplex == "short":
+            y = self.page_height - front.y - front.height
+            return Slot(index, self.rows - 1 - front.row, front.column, front.x + dx, y + dy,
+                        front.width, front.height, 180)
+        raise ValueError(f"duplex mode {duplex!r} has no backs")
+
+    def card_area(self) -> tuple[float, float, float, float]:
+        """The box all trim boxes fill: (left, bottom, right, top)."""
+        slots = self.slots()
+        return (min(s.x for s in slots), min(s.y for s in slots),
+                max(s.x + s.width for s in slots), max(s.y + s.height for s in slots))
+
+    def crop_marks(self, length: float = 18.0, clearance: float = 4.0) -> list[tuple[float, float, float, float]]:
+        """Cut guides as line segments (x1, y1, x2, y2), all in the page margins.
+
+        One mark per distinct cut line, extended from the card area's edge
+        outwards, ``clearance`` (plus any bleed) away from the cards and never
+        over one.
+        """
+        left, bottom, right, top = self.card_area()
+        gap = clearance + self.bleed
+        xs = sorted({round(s.x, 4) for s in self.slots()} | {round(s.x + s.width, 4) for s in self.slots()})
+        ys = sorted({round(s.y, 4) for s in self.slots()} | {round(s.y + s.height, 4) for s in self.slots()})
+        marks = []
+        for x in xs:
+            for y0, y1 in ((top + gap, min(top + gap + length, self.page_height - 2)),
+                           (max(bottom - gap - length, 2), bottom - gap)):
+                if y1 - y0 >= 4:
+                    marks.append((x, y0, x, y1))
+        for y in ys:
+            for x0, x1 in ((max(left - gap - length, 2), left - gap),
+                           (right + gap, min(right + gap + length, self.page_width - 2))):
+                if x1 - x0 >= 4:
+                    marks.append((x0, y, x1, y))
+        return marks
+
+
+def template_names() -> list[str]:
+    return sorted(p.stem for p in TEMPLATE_DIR.glob("*.yaml"))
+
+
+def load_template(name: str) -> SheetTemplate:
+    """A built-in template by name, or a template YAML file by path."""
+    path = TEMPLATE_DIR / f"{name}.yaml"
+    if name not in template_names():
+        candidate = Path(name)
+        if candidate.suffix.lower() not in (".yaml", ".yml"):
+            raise CardgenError(f"unknown sheet '{name}'{did_you_mean(name, template_names())}; "
+                               f"sheets: {', '.join(template_names())}")
+        path = candidate
+    return _load_template_file(str(path))
+
+
+@lru_cache(maxsize=16)
+def _load_template_file(path_text: str) -> SheetTemplate:
+    doc = load_located(Path(path_text))
+    check_schema(doc, TEMPLATE_SCHEMA)
+    data = doc.data
+
+    def length(*path: str) -> float:
+        value = data
+        for key in path:
+            value = value[key]
+        try:
+            return parse_length(value)
+        except ValueError as exc:
+            raise doc.error(path, str(exc)) from None
+
+    gaps = data.get("gaps", {})
+    template = SheetTemplate(
+        name=data["name"],
+        description=data.get("description", ""),
+        page_width=length("paper", "width"),
+        page_height=length("paper", "height"),
+        card_width=length("card", "width"),
+        card_height=length("card", "height"),
+        columns=data["grid"]["columns"],
+        rows=data["grid"]["rows"],
+        margin_left=length("margins", "left"),
+        margin_top=length("margins", "top"),
+        gap_column=length("gaps", "column") if "column" in gaps else 0.0,
+        gap_row=length("gaps", "row") if "row" in gaps else 0.0,
+        bleed=length("bleed") if "bleed" in data else 0.0,
+        stock=tuple(data.get("stock", [])),
+    )
+    left, bottom, right, top = template.card_area()
+    if left < 0 or bottom < 0 or right > template.page_width + 0.01 or top > template.page_height + 0.01:
+        raise doc.error((), f"sheet '{template.name}': the cards do not fit on the paper")
+    if template.bleed * 2 > min(template.gap_column or template.bleed * 2, template.gap_row or template.bleed * 2) + 1e-6 \
+            and (template.gap_column or template.gap_row):
+        raise doc.error(("bleed",), "bleed must be at most half of the gaps between cards")
+    return template
+
+
+def pages_needed(cards: int, template: SheetTemplate) -> int:
+    return max(1, -(-cards // template.per_sheet))

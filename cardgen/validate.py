@@ -1,0 +1,123 @@
+"""The rules validator: can this deck, as built, actually be played?
+
+Structural checks common to every deck (ids, copies, art, text that fits)
+plus each game's own (``games.<game>.check_deck``), and for ``cardgen
+validate`` a short seeded playtest through the game's engine.
+"""
+from __future__ import annotations
+
+import io
+from dataclasses import dataclass, field
+from typing import Any
+
+from reportlab.pdfgen.canvas import Canvas
+
+from .findings import Finding
+from .games import game_module
+from .model import Deck
+from .sheets import SheetTemplate
+
+PLAYTEST_GAMES = 20
+PLAYTEST_SEED = 1
+
+
+@dataclass
+class DeckReport:
+    """The validator's verdict on one deck."""
+
+    deck: str
+    file: str
+    findings: list[Finding] = field(default_factory=list)
+    playtest: dict[str, Any] | None = None
+
+    @property
+    def playable(self) -> bool:
+        return not any(f.severity == "error" for f in self.findings)
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "deck": self.deck,
+            "file": self.file,
+            "playable": self.playable,
+            "findings": [
+                {"severity": f.severity, "card": f.card, "message": f.message,
+                 "location": str(f.location) if f.location else f.deck}
+                for f in self.findings
+            ],
+            "playtest": self.playtest,
+        }
+
+
+def validate_deck(deck: Deck, template: SheetTemplate, playtest_games: int = PLAYTEST_GAMES) -> DeckReport:
+    """Structural checks, then (when those pass) a short seeded playtest."""
+    report = DeckReport(deck.id, str(deck.path), structural_findings(deck, template))
+    module = game_module(deck.game)
+    if report.playable and module is not None and playtest_games > 0:
+        report.playtest, findings = _short_playtest(deck, module, playtest_games)
+        report.findings.extend(findings)
+    return report
+
+
+def structural_findings(deck: Deck, template: SheetTemplate) -> list[Finding]:
+    findings = common_findings(deck) + text_findings(deck, template)
+    module = game_module(deck.game)
+    if module is not None:
+        findings += module.check_deck(deck)
+    return findings
+
+
+def common_findings(deck: Deck) -> list[Finding]:
+    """Checks every deck gets, whatever its game."""
+    out = []
+    seen: dict[tuple[str, int], Any] = {}
+    if not deck.cards:
+        out.append(Finding(str(deck.path), "the deck has no cards", location=deck.location))
+    for card in deck.cards:
+        key = (card.id, card.owner)
+        if key in seen:
+            out.append(Finding(str(deck.path), "card id is used twice", card.id, card.location))
+        seen[key] = card
+        if card.copies < 1:
+            out.append(Finding(str(deck.path), f"copies must be at least 1, got {card.copies}", card.id,
+                               card.location))
+        if card.image is not None and not card.image.is_file():
+            out.append(Finding(str(deck.path), f"art file {card.image} is missing", card.id, card.location))
+    return out
+
+
+def text_findings(deck: Deck, template: SheetTemplate) -> list[Finding]:
+    """Draw every distinct face once, off the page, and report text that does not fit."""
+    from .build import face_drawings
+
+    problems: list[tuple[str, str]] = []
+    drawings, _ = face_drawings(deck, deck.cards, template, problems)
+    card_w, card_h = ((template.card_width, template.card_height) if deck.landscape
+                      else (template.card_height, template.card_width))
+    scratch = Canvas(io.BytesIO(), pagesize=(template.page_width, template.page_height))
+    for draw in drawings.values():
+        scratch.saveState()
+        draw(scratch, card_w, card_h)
+        scratch.restoreState()
+    by_id = {c.id: c for c in deck.cards}
+    out, seen = [], set()
+    for card_id, what in problems:
+        if (card_id, what) in seen:
+            continue
+        seen.add((card_id, what))
+        card = by_id.get(card_id)
+        out.append(Finding(str(deck.path), f"text does not fit on {template.name}: {what}", card_id,
+                           card.location if card else deck.key_locations.get("back")))
+    return out
+
+
+def _short_playtest(deck: Deck, module, games: int) -> tuple[dict[str, Any], list[Finding]]:
+    from .playtest import run_playtest
+
+    game = module.game_from_deck(deck, deck.options)
+    report = run_playtest(game, games=games, seed=PLAYTEST_SEED, policy="random")
+    findings = []
+    if report["timeouts"] == report["games"]:
+        findings.append(Finding(str(deck.path), f"none of {games} seeded playtest games finished",
+                                location=deck.location))
+    summary = {k: report[k] for k in ("games", "completion", "draws", "timeouts", "mean_length")}
+    return summary, findings
