@@ -476,8 +476,8 @@ def test_a_seed_replays_the_same_game():
     first, moves = playout(game, 11)
     again, moves_again = playout(game, 11)
     assert (moves, first.rounds_won, first.winner) == (moves_again, again.rounds_won, again.winner)
-    other, _ = playout(game, 12)
-    assert (other.rounds_won, moves) != (first.rounds_won, _)
+    other, other_moves = playout(game, 12)
+    assert (other_moves, other.rounds_won) != (moves, first.rounds_won)
 
 
 def test_a_clone_plays_on_without_touching_the_original():

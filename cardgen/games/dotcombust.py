@@ -51,7 +51,7 @@ BITTER_END_PATIENCE_ROUNDS = 5
 
 OPTION_SPECS = (
     OptionSpec("players", 4, "number of players (3 to 12)"),
-    OptionSpec("assets", None, "smaller deck: keep only the first N assets (default: all)"),
+    OptionSpec("assets", 0, "smaller deck: keep only the first N assets (0: all)"),
     OptionSpec("no_tagbacks", False,
                "no passing an asset to the player who just took part of it from you"),
     OptionSpec("bitter_end", False,
@@ -85,8 +85,12 @@ def game_from_deck(deck: Any, options: Mapping[str, Any] | None = None) -> "Dotc
     errors = [f for f in check_deck(deck) if f.severity == "error"]
     if errors:
         raise CardgenError(f"deck cannot be played: {errors[0]}")
-    merged = {k: v for k, v in (deck.options or {}).items() if k in _OPTION_NAMES}
-    merged.update(options or {})
+    deck_options = deck.options or {}
+    merged = {k: v for k, v in deck_options.items() if k in _OPTION_NAMES}
+    for key, value in (options or {}).items():
+        # the deck's other keys (look, print) may come back here unchanged
+        if key in _OPTION_NAMES or key not in deck_options or deck_options[key] != value:
+            merged[key] = value
     return DotcombustGame(options=merged, assets=_deck_assets(deck))
 
 
@@ -125,7 +129,7 @@ def check_deck(deck: Any) -> list[Finding]:
         return findings
     players = opts["players"]
     total = sum(c.copies for name in kept for c in by_asset[name])
-    if opts["assets"] is None and total != FULL_DECK_CARDS:
+    if not opts["assets"] and total != FULL_DECK_CARDS:
         error(f"the original game has {FULL_DECK_CARDS} cards, this deck has {total}",
               severity="warning")
     if total < 2 * players:
@@ -549,14 +553,11 @@ def _parse_int(name: str, value: Any, low: int, high: int | None, what: str) -> 
     return number
 
 
-def _parse_assets(name: str, value: Any) -> int | tuple[str, ...] | None:
-    """All assets (None), the first N, or the assets named."""
+def _parse_assets(name: str, value: Any) -> int:
+    """How many assets to keep, the first ones in deck order; 0 keeps all."""
     if value is None or (isinstance(value, str) and value.strip().lower() == "all"):
-        return None
-    if isinstance(value, (list, tuple)) and value and all(isinstance(v, str) for v in value):
-        return tuple(value)
-    return _parse_int(name, value, 1, None,
-                      "'all', a whole number of assets (1 or more) or a list of asset names")
+        return 0
+    return _parse_int(name, value, 0, None, "a whole number of assets to keep (0 or 'all': all)")
 
 
 _PARSERS = {
@@ -570,19 +571,11 @@ _PARSERS = {
 }
 
 
-def _keep_assets(names: list[str], keep: int | tuple[str, ...] | None) -> list[str]:
-    if keep is None:
-        return list(names)
-    if isinstance(keep, int):
-        if keep > len(names):
-            raise CardgenError(f"dotcombust: option 'assets' must be at most "
-                               f"{len(names)} (the deck has {len(names)} assets), got {keep}")
-        return list(names[:keep])
-    unknown = [k for k in keep if k not in names]
-    if unknown:
-        raise CardgenError(f"dotcombust: option 'assets' names unknown asset(s) "
-                           f"{', '.join(unknown)} (known: {', '.join(names)})")
-    return [n for n in names if n in keep]
+def _keep_assets(names: list[str], keep: int) -> list[str]:
+    if keep > len(names):
+        raise CardgenError(f"dotcombust: option 'assets' must be at most "
+                           f"{len(names)} (the deck has {len(names)} assets), got {keep}")
+    return list(names[:keep] if keep else names)
 
 
 def _asset_table(assets: Any) -> tuple[list[str], list[int], list[tuple[str, ...]]]:

@@ -16,11 +16,18 @@ def draw(canvas, card, ctx) -> None:
     band(canvas, ctx, h, band_h, ctx.accent)
     fitted(canvas, ctx, card.id, "title", card.title or ctx.deck_name, text.BOLD, band_h * 0.5, s,
            h - band_h * 0.22, w - 2 * s, band_h * 0.7, color=(1, 1, 1), max_lines=1)
-    body = "\n".join(f"\u2022 {line}" for line in reference_lines(card, ctx.options))
-    if card.text:
-        body = fill(card.text, ctx.options) + ("\n" + body if body else "")
-    fitted(canvas, ctx, card.id, "rules text", body, text.REGULAR, 8, s, h - band_h - 4, w - 2 * s,
-           h - band_h - 4 - s, color=INK)
+    items = ([fill(card.text, ctx.options)] if card.text else []) + reference_lines(card, ctx.options)
+    indent = 7.0
+    top, height = h - band_h - 4, h - band_h - 4 - s
+    blocks, fits = text.fit_list(items, text.REGULAR, 8, w - 2 * s, height, indent)
+    if not fits:
+        ctx.text_problem(card.id, f"rules text does not fit in {w - 2 * s:.0f} x {height:.0f} pt "
+                                  f"even at {text.MIN_SIZE:g} pt")
+    canvas.setFillColorRGB(*INK)
+    for block in blocks:
+        canvas.setFont(text.BOLD, block.size)
+        canvas.drawString(s, top - block.size * 0.93, "\u2022")
+        top = text.draw_block(canvas, block, text.REGULAR, s + indent, top) - block.size * 0.35
 
 
 def reference_lines(card, options: dict) -> list[str]:

@@ -111,3 +111,21 @@ def draw_block(canvas, block: Block, font: str, x: float, top: float, align: str
             canvas.drawString(x, y, line)
         y -= block.leading
     return top - block.height
+
+
+def fit_list(items: list[str], font: str, size: float, box_width: float, box_height: float,
+             indent: float, gap: float = 0.35, min_size: float = MIN_SIZE) -> tuple[list[Block], bool]:
+    """A bulleted list: each item wrapped with a hanging indent, all at one size.
+
+    Shrinks until the items and the gaps between them (``gap`` x size) fit.
+    """
+    current = size
+    while True:
+        blocks = [Block(tuple(wrap(item, font, current, box_width - indent)), current, True) for item in items]
+        tall = sum(b.height for b in blocks) + gap * current * max(0, len(blocks) - 1)
+        wide = max((width(line, font, current) for b in blocks for line in b.lines), default=0.0)
+        if tall <= box_height + 0.01 and wide <= box_width - indent + 0.01:
+            return blocks, True
+        if current <= min_size:
+            return blocks, False
+        current = max(min_size, current - 0.25)

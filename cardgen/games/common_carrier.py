@@ -1,0 +1,1192 @@
+"""Common Carrier: two carriers lay network cards into a 5 x 5 service area.
+
+Each turn a player draws two cards and plays two so that, at the end of the
+turn, every card touches another at least corner to corner, touching edges
+agree (both line or both blank) and the cards span at most 5 x 5. A card may
+go on top of another; the top card is the node. A player wins when two nodes
+exist such that every path between them runs over at least ``target`` of
+their links. The readings chosen where the text is open are in
+docs/readings-common-carrier.md; the ones that shape the code are noted here.
+
+An action is a whole turn: the tuple of placements ``(card, row, col,
+turned)`` applied together, because only the end-of-turn position has to be
+legal. The board is a bit set over a padded 11 x 11 grid (the first card goes
+in the middle of the inner 9 x 9, so a 5 x 5 span always fits), which lets a
+turn's legal plays be counted with a few dozen integer operations and sampled
+uniformly without listing them.
+"""
+from __future__ import annotations
+
+import random
+from collections import deque
+from typing import Any, Iterator, Mapping, Sequence
+
+from ..errors import CardgenError
+from ..findings import Finding
+from .base import TERMINAL, Game, OptionSpec, State
+
+# --- cards ---------------------------------------------------------------
+
+#: edge bits of a card mask
+TOP, RIGHT, BOTTOM, LEFT = 1, 2, 4, 8
+PBX_MASK, GOOSE_MASK = 15, 0
+#: the 8 basic patterns, one orientation each (every line/blank combination
+#: up to a 180-degree turn, except all lines and no lines)
+BASIC_PATTERNS = (1, 2, 3, 5, 6, 7, 10, 11)
+#: tie_resolution values: none, best own path, most own links
+TIE_NONE, TIE_PATH, TIE_LINKS = 0, 1, 2
+#: targets whose tie rate one playtest run reports
+REPORTED_TARGETS = (5, 6, 7, 8)
+SPAN = 5
+
+
+def turned(mask: int) -> int:
+    """The same card turned 180 degrees: top<->bottom, left<->right."""
+    return ((mask << 2) | (mask >> 2)) & 15
+
+
+def canonical(mask: int) -> int:
+    """One key for a pattern and its turn."""
+    return min(mask, turned(mask))
+
+
+def mask_of(edges: Any) -> int:
+    """Edge bits of a model ``Edges``."""
+    return ((TOP if edges.top else 0) | (RIGHT if edges.right else 0)
+            | (BOTTOM if edges.bottom else 0) | (LEFT if edges.left else 0))
+
+
+def pattern_name(mask: int) -> str:
+    sides = [n for bit, n in ((TOP, "top"), (RIGHT, "right"), (BOTTOM, "bottom"), (LEFT, "left"))
+             if mask & bit]
+    return "+".join(sides) if sides else "no lines"
+
+
+# --- options -------------------------------------------------------------
+
+OPTION_SPECS = (
+    OptionSpec("target", 7, "links of yours every path between two nodes must use to win (1..20)"),
+    OptionSpec("hole_card", False, "draw one extra card at the start: play 2 of 3 each turn"),
+    OptionSpec("endgame", False, "with an empty deck, play one card per turn"),
+    OptionSpec("tie_resolution", 0,
+               "0 none; 1 best own path wins (then most own links); 2 most own links wins",
+               choices=(0, 1, 2)),
+    OptionSpec("gray_pbx", None, "PBX cards each player shuffles in (default: half of 4 gray)"),
+    OptionSpec("gray_goose", None, "goose eggs each player shuffles in (default: the rest of 4 gray)"),
+)
+OPTION_NAMES = tuple(spec.name for spec in OPTION_SPECS)
+DEFAULT_GRAY = 4
+
+
+def parse_options(options: Mapping[str, Any] | None) -> dict[str, Any]:
+    """Options as given in Python or as ``key=value`` strings from the command line."""
+    parsed: dict[str, Any] = {spec.name: spec.default for spec in OPTION_SPECS}
+    for name, value in (options or {}).items():
+        if name not in OPTION_NAMES:
+            raise CardgenError(f"common-carrier has no option '{name}'; "
+                               f"options are: {', '.join(OPTION_NAMES)}")
+        if name in ("hole_card", "endgame"):
+            parsed[name] = _parse_bool(name, value)
+        elif name == "target":
+            parsed[name] = _parse_int(name, value, 1, 20)
+        elif name == "tie_resolution":
+            parsed[name] = _parse_int(name, value, 0, 2)
+        else:
+            parsed[name] = None if value is None else _parse_int(name, value, 0, 40)
+    return parsed
+
+
+def _parse_bool(name: str, value: Any) -> bool:
+    if isinstance(value, bool):
+        return value
+    text = str(value).strip().lower()
+    if text in ("true", "yes", "on", "1"):
+        return True
+    if text in ("false", "no", "off", "0"):
+        return False
+    raise CardgenError(f"option '{name}' must be true or false, got {value!r}")
+
+
+def _parse_int(name: str, value: Any, low: int, high: int) -> int:
+    try:
+        if isinstance(value, bool):
+            raise ValueError
+        number = int(value) if isinstance(value, int) else int(str(value).strip())
+    except ValueError:
+        raise CardgenError(f"option '{name}' must be a whole number from {low} to {high}, "
+                           f"got {value!r}") from None
+    if not low <= number <= high:
+        raise CardgenError(f"option '{name}' must be from {low} to {high}, got {number}")
+    return number
+
+
+# --- building a game from a deck ----------------------------------------
+
+#: printed cards of one player: (mask, gray, copies, card id)
+Printed = Sequence[tuple[int, bool, int, str]]
+
+
+def standard_printing() -> list[tuple[int, bool, int, str]]:
+    """The original sheet printed 4 times: 8 basic patterns, PBX and goose egg."""
+    cards = [(m, False, 4, f"basic-{m}") for m in BASIC_PATTERNS]
+    return cards + [(PBX_MASK, True, 4, "pbx"), (GOOSE_MASK, True, 4, "goose-egg")]
+
+
+def game_from_deck(deck: Any, options: Mapping[str, Any] | None = None) -> "CommonCarrierGame":
+    """The engine for a built deck: each player's basic cards plus the chosen gray ones."""
+    merged = {k: v for k, v in (deck.options or {}).items() if k in OPTION_NAMES}
+    merged.update(options or {})
+    return CommonCarrierGame(options=merged, printed=_deck_printing(deck))
+
+
+def _deck_printing(deck: Any) -> list[list[tuple[int, bool, int, str]]]:
+    printed: list[list[tuple[int, bool, int, str]]] = [[], []]
+    for card in deck.cards:
+        if card.kind != "tile" or card.edges is None or card.owner not in (0, 1):
+            continue
+        printed[card.owner].append((mask_of(card.edges), bool(card.gray), card.copies, card.id))
+    return printed
+
+
+def check_deck(deck: Any) -> list[Finding]:
+    """Structural checks: tiles, the 8 basic patterns, gray counts, a reachable target."""
+    where = str(deck.path)
+    findings: list[Finding] = []
+
+    def error(message: str, card: Any = None, severity: str = "error") -> None:
+        findings.append(Finding(where, message, card.id if card is not None else "",
+                                getattr(card, "location", None) or deck.location, severity))
+
+    for card in deck.cards:
+        if card.kind != "tile":
+            error(f"Common Carrier cards are tiles, this one is '{card.kind}'", card)
+        elif card.edges is None:
+            error("tile has no edges: give top, right, bottom and left as line or blank", card)
+        elif card.owner not in (0, 1):
+            error("tile belongs to no player (Common Carrier decks are per player)", card)
+        else:
+            mask = mask_of(card.edges)
+            if card.gray and mask not in (PBX_MASK, GOOSE_MASK):
+                error("a gray card must be a PBX (all four edges) or a goose egg (no edges), "
+                      f"this one has {pattern_name(mask)}", card)
+            if not card.gray and mask in (PBX_MASK, GOOSE_MASK):
+                error(f"a card with {pattern_name(mask)} is a "
+                      f"{'PBX' if mask else 'goose egg'} and must be gray", card)
+    try:
+        options = parse_options({k: v for k, v in (deck.options or {}).items() if k in OPTION_NAMES})
+    except CardgenError as exc:
+        error(exc.message)
+        return findings
+    printed = _deck_printing(deck)
+    for player in (0, 1):
+        present = {canonical(m) for m, gray, copies, _ in printed[player] if not gray and copies > 0}
+        for pattern in BASIC_PATTERNS:
+            if pattern not in present:
+                error(f"player {player + 1} has no basic card with {pattern_name(pattern)} "
+                      f"(or its 180-degree turn)")
+    try:
+        game = CommonCarrierGame(options=options, printed=printed)
+    except CardgenError as exc:
+        error(exc.message)
+        return findings
+    for player in (0, 1):
+        if not game.target_reachable(player):
+            error(f"player {player + 1}'s cards cannot make a path of {options['target']} own "
+                  f"links in a 5 x 5 area (no placement found); lower the target")
+    return findings
+
+
+# --- the board geometry ----------------------------------------------------
+
+#: inner board is 9 x 9 (a 5 x 5 span around the first card always fits), padded by 1
+INNER = 9
+W = INNER + 2
+CELLS = W * W
+CENTER = (INNER // 2 + 1) * W + INNER // 2 + 1
+#: sides in bit order, their step on the grid, and the opposite side's index
+SIDE_BITS = (TOP, RIGHT, BOTTOM, LEFT)
+SIDE_STEP = (-W, 1, W, -1)
+OPPOSITE = (2, 3, 0, 1)
+DIAG_STEPS = (-W - 1, -W + 1, W - 1, W + 1)
+
+
+def cell_of(row: int, col: int) -> int:
+    return (row + 1) * W + col + 1
+
+
+def row_col(cell: int) -> tuple[int, int]:
+    return cell // W - 1, cell % W - 1
+
+
+def _bits(x: int) -> Iterator[int]:
+    while x:
+        low = x & -x
+        yield low.bit_length() - 1
+        x ^= low
+
+
+def _shift_back(x: int, step: int) -> int:
+    """Cells c with c + step in x."""
+    return x >> step if step > 0 else x << -step
+
+
+def _nth_bit(x: int, n: int) -> int:
+    for i, cell in enumerate(_bits(x)):
+        if i == n:
+            return cell
+    raise IndexError(n)
+
+
+INNER_SET = 0
+ROW_SET = [0] * INNER
+COL_SET = [0] * INNER
+for _r in range(INNER):
+    for _c in range(INNER):
+        _bit = 1 << cell_of(_r, _c)
+        INNER_SET |= _bit
+        ROW_SET[_r] |= _bit
+        COL_SET[_c] |= _bit
+ORTH = [0] * CELLS
+DIAG = [0] * CELLS
+for _cell in range(CELLS):
+    for _s in SIDE_STEP:
+        if 0 <= _cell + _s < CELLS:
+            ORTH[_cell] |= 1 << (_cell + _s)
+    for _s in DIAG_STEPS:
+        if 0 <= _cell + _s < CELLS:
+            DIAG[_cell] |= 1 << (_cell + _s)
+
+
+def _rows(lo: int, hi: int) -> int:
+    return sum(ROW_SET[r] for r in range(max(lo, 0), min(hi, INNER - 1) + 1))
+
+
+def _cols(lo: int, hi: int) -> int:
+    return sum(COL_SET[c] for c in range(max(lo, 0), min(hi, INNER - 1) + 1))
+
+
+def _row(r: int) -> int:
+    return ROW_SET[r] if 0 <= r < INNER else 0
+
+
+def _col(c: int) -> int:
+    return COL_SET[c] if 0 <= c < INNER else 0
+
+
+def _near(x: int) -> int:
+    """x and its 8 neighbours."""
+    return (x | x << 1 | x >> 1 | x << W | x >> W
+            | x << (W + 1) | x << (W - 1) | x >> (W + 1) | x >> (W - 1))
+
+
+def _connected(x: int) -> bool:
+    """Whether the cells of x are 8-connected."""
+    if not x:
+        return True
+    seen = x & -x
+    while True:
+        grown = _near(seen) & x
+        if grown == seen:
+            return seen == x
+        seen = grown
+
+
+# --- the game ------------------------------------------------------------
+
+class CommonCarrierGame(Game):
+    """Two players, their printed cards and the rule options."""
+
+    name = "common-carrier"
+    option_specs = OPTION_SPECS
+
+    def __init__(self, num_players: int = 2, options: Mapping[str, Any] | None = None,
+                 printed: Sequence[Printed] | None = None):
+        if num_players != 2:
+            raise CardgenError(f"Common Carrier is for 2 players, not {num_players}")
+        parsed = parse_options(options)
+        printed = printed or [standard_printing(), standard_printing()]
+        pbx, goose = self._gray_counts(parsed, printed)
+        parsed["gray_pbx"], parsed["gray_goose"] = pbx, goose
+        super().__init__(2, parsed)
+        self.target: int = parsed["target"]
+        self.hole_card: bool = parsed["hole_card"]
+        self.endgame: bool = parsed["endgame"]
+        self.tie_resolution: int = parsed["tie_resolution"]
+        #: per card id: owner, printed mask, gray, PBX, the deck's card id
+        self.card_owner: list[int] = []
+        self.card_mask: list[int] = []
+        self.card_pbx: list[bool] = []
+        self.card_source: list[str] = []
+        self.player_cards: list[list[int]] = [[], []]
+        for player in (0, 1):
+            wanted = {PBX_MASK: pbx, GOOSE_MASK: goose}
+            for mask, gray, copies, source in printed[player]:
+                count = copies
+                if gray:
+                    count = min(copies, wanted.get(mask, 0))
+                    wanted[mask] = wanted.get(mask, 0) - count
+                for _ in range(count):
+                    self.player_cards[player].append(len(self.card_owner))
+                    self.card_owner.append(player)
+                    self.card_mask.append(mask)
+                    self.card_pbx.append(gray and mask == PBX_MASK)
+                    self.card_source.append(source)
+
+    @staticmethod
+    def _gray_counts(parsed: dict[str, Any], printed: Sequence[Printed]) -> tuple[int, int]:
+        """PBX and goose eggs per player: as asked, or 4 split evenly among those printed."""
+        have_pbx = min(sum(c for m, g, c, _ in p if g and m == PBX_MASK) for p in printed)
+        have_goose = min(sum(c for m, g, c, _ in p if g and m == GOOSE_MASK) for p in printed)
+        pbx, goose = parsed["gray_pbx"], parsed["gray_goose"]
+        if pbx is None and goose is None:
+            pbx = min(have_pbx, DEFAULT_GRAY // 2)
+            goose = min(have_goose, DEFAULT_GRAY - pbx)
+            pbx = min(have_pbx, DEFAULT_GRAY - goose)
+        elif pbx is None:
+            pbx = min(have_pbx, max(0, DEFAULT_GRAY - goose))
+        elif goose is None:
+            goose = min(have_goose, max(0, DEFAULT_GRAY - pbx))
+        if pbx > have_pbx:
+            raise CardgenError(f"option 'gray_pbx' asks for {pbx} PBX cards per player "
+                               f"but only {have_pbx} are printed (allowed: 0..{have_pbx})")
+        if goose > have_goose:
+            raise CardgenError(f"option 'gray_goose' asks for {goose} goose eggs per player "
+                               f"but only {have_goose} are printed (allowed: 0..{have_goose})")
+        return pbx, goose
+
+    def new_initial_state(self, rng: random.Random) -> "CommonCarrierState":
+        state = CommonCarrierState(self)
+        for player in (0, 1):
+            deck = list(self.player_cards[player])
+            rng.shuffle(deck)
+            state.decks[player] = deck
+            if self.hole_card and deck:
+                state.hands[player].append(deck.pop())
+        state._start_turn(0)
+        return state
+
+    def empty_state(self) -> "CommonCarrierState":
+        """An empty board with every card still in its owner's unshuffled deck (for set-ups)."""
+        state = CommonCarrierState(self)
+        state.decks = [list(self.player_cards[0]), list(self.player_cards[1])]
+        return state
+
+    def cards_of(self, player: int, mask: int) -> list[int]:
+        """Card ids of ``player`` printed with ``mask`` or its turn."""
+        return [c for c in self.player_cards[player]
+                if canonical(self.card_mask[c]) == canonical(mask)]
+
+    def heuristic(self, state: "CommonCarrierState", player: int) -> float:
+        if state.finished:
+            return 1000.0 if player in state.winners() else -1000.0
+        return float(state.value(player) - state.value(1 - player))
+
+    def greedy_action(self, state: "CommonCarrierState", player: int,
+                      rng: random.Random) -> tuple:
+        """Best heuristic after the move, evaluated by placing and lifting cards, no clones."""
+        best: list[tuple] = []
+        best_score = None
+        for action in state.legal_actions(player):
+            undo = [state._put(card, cell_of(r, c), self._oriented(card, t))
+                    for card, r, c, t in action]
+            mine, theirs = state.value(player), state.value(1 - player)
+            score = 1000 if mine >= self.target else (-1000 if theirs >= self.target
+                                                      else mine - theirs)
+            for item in reversed(undo):
+                state._lift(*item)
+            if best_score is None or score > best_score:
+                best, best_score = [action], score
+            elif score == best_score:
+                best.append(action)
+        return rng.choice(best)
+
+    def random_action(self, state: "CommonCarrierState", player: int,
+                      rng: random.Random) -> tuple:
+        """A uniformly drawn legal action, without listing them all."""
+        return state.sample_action(rng)
+
+    def metrics(self, state: "CommonCarrierState") -> dict[str, Any]:
+        return {"target": self.target, "reached": [list(r) for r in state.reached],
+                "fill": bin(state.occ).count("1") / (SPAN * SPAN)}
+
+    def summarize(self, metrics: list[dict[str, Any]]) -> dict[str, Any]:
+        """Tie rate per target (exact for targets up to the run's own) and board fill."""
+        if not metrics:
+            return {"tie_rate_by_target": {str(t): None for t in REPORTED_TARGETS},
+                    "board_fill": 0.0}
+        rates: dict[str, float | None] = {}
+        for index, target in enumerate(REPORTED_TARGETS):
+            known = [m for m in metrics if target <= m["target"]]
+            if not known or len(known) < len(metrics):
+                rates[str(target)] = None
+                continue
+            ties = sum(1 for m in known if all(r[index] is None for r in m["reached"]))
+            rates[str(target)] = ties / len(known)
+        return {"tie_rate_by_target": rates,
+                "board_fill": sum(m["fill"] for m in metrics) / len(metrics)}
+
+    def target_reachable(self, player: int, budget: int = 200_000) -> bool:
+        """Whether ``player``'s cards can be laid in 5 x 5 so they reach the target."""
+        return find_winning_layout(self, player, budget) is not None
+
+    def _oriented(self, card: int, is_turned: bool) -> int:
+        mask = self.card_mask[card]
+        return turned(mask) if is_turned else mask
+
+    def action_to_string(self, action: tuple) -> str:
+        return ", ".join(f"{self.card_source[c]}#{c}{' turned' if t else ''} at ({r},{col})"
+                         for c, r, col, t in action)
+
+
+# --- the state -----------------------------------------------------------
+
+PHASE_TURN, PHASE_HANDOVER = 0, 1
+
+
+class CommonCarrierState(State):
+    """The board of stacks, each player's deck, hand and discards, and who decides."""
+
+    def __init__(self, game: CommonCarrierGame):
+        self.game = game
+        self.top = [-1] * CELLS
+        self.mask = [0] * CELLS
+        self.occ = 0
+        #: cells whose top card has a line on side i (TOP, RIGHT, BOTTOM, LEFT)
+        self.line = [0, 0, 0, 0]
+        #: cells whose top card counts for player p (owned by p, or a PBX)
+        self.own = [0, 0]
+        self.bbox: tuple[int, int, int, int] | None = None
+        #: every card placed, in order, buried ones included
+        self.placed: list[int] = []
+        self.decks: list[list[int]] = [[], []]
+        self.hands: list[list[int]] = [[], []]
+        self.discards: list[list[int]] = [[], []]
+        self.player = 0
+        self.phase = PHASE_TURN
+        #: cards handed over to ``player`` by the opponent (hand-over phase)
+        self.pending: list[int] = []
+        self.quota = 2
+        self.endgame_turn = False
+        self.moves = 0
+        self.finished = False
+        self._winners: list[int] = []
+        #: per player, the move at which their best path first reached 5, 6, 7, 8
+        self.reached: list[list[int | None]] = [[None] * 4, [None] * 4]
+        self._level = 0
+        self._sets: tuple | None = None
+        self._combos: list | None = None
+
+    # --- the OpenSpiel verbs ---------------------------------------------
+
+    def current_player(self) -> int:
+        return TERMINAL if self.finished else self.player
+
+    def is_terminal(self) -> bool:
+        return self.finished
+
+    def returns(self) -> list[float]:
+        return [1.0 if p in self._winners else 0.0 for p in (0, 1)]
+
+    def winners(self) -> list[int]:
+        return list(self._winners)
+
+    def clone(self) -> "CommonCarrierState":
+        other = CommonCarrierState.__new__(CommonCarrierState)
+        other.__dict__.update(self.__dict__)
+        other.top, other.mask = self.top[:], self.mask[:]
+        other.line, other.own, other.placed = self.line[:], self.own[:], self.placed[:]
+        other.decks = [d[:] for d in self.decks]
+        other.hands = [h[:] for h in self.hands]
+        other.discards = [d[:] for d in self.discards]
+        other.pending = self.pending[:]
+        other.reached = [r[:] for r in self.reached]
+        other._winners = self._winners[:]
+        return other
+
+    def legal_actions(self, player: int | None = None) -> list[tuple]:
+        if self.finished or (player is not None and player != self.player):
+            return []
+        actions: list[tuple] = []
+        for combo in self._combo_list():
+            actions.extend(self._combo_actions(combo))
+        return actions
+
+    def num_legal_actions(self, player: int | None = None) -> int:
+        """len(legal_actions()) without listing them."""
+        if self.finished or (player is not None and player != self.player):
+            return 0
+        return sum(weight for weight, _ in self._combo_list()) // 2
+
+    def sample_action(self, rng: random.Random) -> tuple:
+        """A legal action drawn uniformly: pick a combination by its count, then a pair in it."""
+        combos = self._combo_list()
+        pick = rng.randrange(sum(weight for weight, _ in combos))
+        for weight, combo in combos:
+            if pick < weight:
+                return self._combo_action_at(combo, pick if combo[0] == "same" else pick // 2)
+            pick -= weight
+        raise AssertionError("unreachable")
+
+    def apply_action(self, action: Sequence) -> None:
+        if self.finished:
+            raise CardgenError("the game is over")
+        self._check_action(action)
+        self._apply(tuple(action))
+
+    # --- what the rules ask about a position ----------------------------
+
+    def value(self, player: int) -> int:
+        """Max over node pairs of the fewest of ``player``'s links on any path between them."""
+        line = self.line
+        hl = line[1] & (line[3] >> 1)
+        vl = line[2] & (line[0] >> W)
+        own = self.own[player]
+        hp = hl & own & (own >> 1)
+        vp = vl & own & (own >> W)
+        if not (hp | vp):
+            return 0
+        parent: dict[int, int] = {}
+
+        def find(x: int) -> int:
+            root = x
+            while parent.get(root, root) != root:
+                root = parent[root]
+            while x != root:
+                parent[x], x = root, parent.get(x, x)
+            return root
+
+        for cell in _bits(hl & ~hp):
+            a, b = find(cell), find(cell + 1)
+            if a != b:
+                parent[a] = b
+        for cell in _bits(vl & ~vp):
+            a, b = find(cell), find(cell + W)
+            if a != b:
+                parent[a] = b
+        adjacent: dict[int, set[int]] = {}
+        for cells, step in ((hp, 1), (vp, W)):
+            for cell in _bits(cells):
+                a, b = find(cell), find(cell + step)
+                if a != b:
+                    adjacent.setdefault(a, set()).add(b)
+                    adjacent.setdefault(b, set()).add(a)
+        best = 0
+        for source in adjacent:
+            dist = {source: 0}
+            queue = deque([source])
+            while queue:
+                node = queue.popleft()
+                for nxt in adjacent[node]:
+                    if nxt not in dist:
+                        dist[nxt] = dist[node] + 1
+                        queue.append(nxt)
+            best = max(best, max(dist.values()))
+        return best
+
+    def own_links(self, player: int) -> int:
+        """How many links on the board are ``player``'s (a PBX counts for both)."""
+        line, own = self.line, self.own[player]
+        hp = line[1] & (line[3] >> 1) & own & (own >> 1)
+        vp = line[2] & (line[0] >> W) & own & (own >> W)
+        return bin(hp).count("1") + bin(vp).count("1")
+
+    def is_legal_board(self) -> bool:
+        """The end-of-turn conditions, checked from scratch (the slow, obvious way)."""
+        cells = [c for c in range(CELLS) if self.top[c] >= 0]
+        if not cells:
+            return True
+        rows = [row_col(c)[0] for c in cells]
+        cols = [row_col(c)[1] for c in cells]
+        if max(rows) - min(rows) >= SPAN or max(cols) - min(cols) >= SPAN:
+            return False
+        for cell in cells:
+            for side, step in enumerate(SIDE_STEP):
+                other = cell + step
+                if self.top[other] >= 0:
+                    mine = bool(self.mask[cell] & SIDE_BITS[side])
+                    theirs = bool(self.mask[other] & SIDE_BITS[OPPOSITE[side]])
+                    if mine != theirs:
+                        return False
+        return _connected(self.occ)
+
+    def top_card(self, row: int, col: int) -> int:
+        """The id of the card on top at (row, col), or -1."""
+        return self.top[cell_of(row, col)]
+
+    def stack(self, row: int, col: int) -> list[int]:
+        """Every card ever placed at (row, col), bottom first."""
+        return [card for card, cell in zip(self.placed, self._placed_cells) if cell == cell_of(row, col)] \
+            if hasattr(self, "_placed_cells") else []
+
+    def put(self, card: int, row: int, col: int, is_turned: bool = False) -> None:
+        """Lay a card without asking the rules (for setting up positions)."""
+        for pile in (*self.decks, *self.hands, *self.discards, self.pending):
+            if card in pile:
+                pile.remove(card)
+        self.placed.append(card)
+        self._put(card, cell_of(row, col), self.game._oriented(card, is_turned))
+        self._invalidate()
+
+    def give_turn(self, player: int, hand: Sequence[int]) -> None:
+        """Make it ``player``'s turn holding ``hand`` (for setting up positions)."""
+        for card in hand:
+            for pile in (*self.decks, *self.hands, *self.discards):
+                if card in pile:
+                    pile.remove(card)
+        self.hands[player] = list(hand)
+        self.finished, self._winners = False, []
+        self.phase, self.pending = PHASE_TURN, []
+        self._begin_decision(player, self.hands[player])
+
+    def card_count(self, player: int) -> int:
+        """All of ``player``'s cards wherever they are (the total never changes)."""
+        owner = self.game.card_owner
+        return (len(self.decks[player]) + len(self.hands[player]) + len(self.discards[player])
+                + sum(1 for c in self.placed if owner[c] == player)
+                + sum(1 for c in self.pending if owner[c] == player))
+
+    def __str__(self) -> str:
+        glyph = {}
+        for m in range(16):
+            glyph[m] = " ╵╶└╷│┌├╴┘─┴┐┤┬┼"[m]
+        lines = []
+        for r in range(INNER):
+            row = ""
+            for c in range(INNER):
+                cell = cell_of(r, c)
+                row += glyph[self.mask[cell]] if self.top[cell] >= 0 else "·"
+                if self.top[cell] >= 0 and self.mask[cell] == 0:
+                    row = row[:-1] + "o"
+            lines.append(row)
+        return "\n".join(lines)
+
+    # --- turn flow ----------------------------------------------------------
+
+    def _start_turn(self, player: int) -> None:
+        """Draw two and find what ``player`` can play; pass over a player with no cards."""
+        for _ in range(2):
+            other = 1 - player
+            deck, hand = self.decks[player], self.hands[player]
+            for _ in range(min(2, len(deck))):
+                hand.append(deck.pop())
+            if hand:
+                self.phase, self.pending = PHASE_TURN, []
+                self.endgame_turn = self.game.endgame and not deck
+                self._begin_decision(player, hand)
+                return
+            if not self.decks[other] and not self.hands[other]:
+                break
+            player = other
+        self._end_by_tie_resolution()
+
+    def _begin_decision(self, player: int, cards: list[int]) -> None:
+        """Settle how many cards ``player`` must play; hand over or discard if none fit."""
+        self.player = player
+        quota = 1 if (self.phase == PHASE_TURN and self.endgame_turn) else 2
+        if self.phase == PHASE_HANDOVER:
+            quota = self.quota
+        quota = min(quota, len(cards))
+        self.quota = quota
+        self._invalidate()
+        for level in range(quota, 0, -1):
+            self._level = level
+            self._combos = None
+            if self._combo_list():
+                return
+        # nobody can place these cards here
+        if self.phase == PHASE_TURN:
+            handed, self.hands[player] = list(cards), []
+            self._start_handover(player, handed, quota)
+        else:
+            owner = 1 - player
+            self.discards[owner].extend(self.pending)
+            self.pending = []
+            self._start_turn(player)
+
+    def _start_handover(self, owner: int, cards: list[int], quota: int) -> None:
+        self.phase = PHASE_HANDOVER
+        self.pending = cards
+        self.quota = min(quota, len(cards))
+        self._begin_decision(1 - owner, cards)
+
+    def _apply(self, action: tuple) -> None:
+        player = self.player
+        game = self.game
+        for card, r, c, t in action:
+            self.placed.append(card)
+            self._put(card, cell_of(r, c), game._oriented(card, t))
+        self.moves += 1
+        played = {card for card, *_ in action}
+        if self.phase == PHASE_TURN:
+            hand = [c for c in self.hands[player] if c not in played]
+            if self.endgame_turn:
+                keep, handed = hand, []
+            else:
+                allowance = 1 if game.hole_card else 0
+                keep, handed = hand[:allowance], hand[allowance:]
+            self.hands[player] = keep
+            quota_left = self.quota - len(action)
+            if self._check_win(player):
+                self.hands[player] = keep + handed
+                return
+            if handed:
+                self._start_handover(player, handed, quota_left)
+            else:
+                self._start_turn(1 - player)
+        else:
+            owner = 1 - player
+            self.discards[owner].extend(c for c in self.pending if c not in played)
+            self.pending = []
+            self.phase = PHASE_TURN
+            if self._check_win(player):
+                return
+            self._start_turn(player)
+
+    def _check_win(self, mover: int) -> bool:
+        """Record who reached 5..8 and end the game if someone reached the target.
+
+        If both reach it on one move, the player who moved wins.
+        """
+        target = self.game.target
+        need = min(REPORTED_TARGETS[0], target)
+        reached = []
+        for player in (mover, 1 - mover):
+            if self.own_links(player) < need:
+                continue
+            v = self.value(player)
+            marks = self.reached[player]
+            for i, t in enumerate(REPORTED_TARGETS):
+                if v >= t and marks[i] is None:
+                    marks[i] = self.moves
+            if v >= target:
+                reached.append(player)
+        if reached:
+            self._finish([reached[0]])
+            return True
+        return False
+
+    def _end_by_tie_resolution(self) -> None:
+        rule = self.game.tie_resolution
+        if rule == TIE_PATH:
+            a, b = self.value(0), self.value(1)
+            if a != b:
+                self._finish([0 if a > b else 1])
+                return
+        if rule in (TIE_PATH, TIE_LINKS):
+            a, b = self.own_links(0), self.own_links(1)
+            if a != b:
+                self._finish([0 if a > b else 1])
+                return
+        self._finish([])
+
+    def _finish(self, winners: list[int]) -> None:
+        self.finished = True
+        self._winners = winners
+        self._invalidate()
+
+    # --- the board, incrementally --------------------------------------------
+
+    def _put(self, card: int, cell: int, mask: int) -> tuple:
+        """Lay ``card`` on ``cell``; returns what ``_lift`` needs to undo it."""
+        undo = (cell, self.top[cell], self.mask[cell], self.bbox)
+        bit = 1 << cell
+        self.top[cell] = card
+        self.mask[cell] = mask
+        self.occ |= bit
+        line = self.line
+        for i in range(4):
+            if mask & SIDE_BITS[i]:
+                line[i] |= bit
+            else:
+                line[i] &= ~bit
+        game = self.game
+        for p in (0, 1):
+            if game.card_owner[card] == p or game.card_pbx[card]:
+                self.own[p] |= bit
+            else:
+                self.own[p] &= ~bit
+        r, c = row_col(cell)
+        if self.bbox is None:
+            self.bbox = (r, r, c, c)
+        else:
+            r0, r1, c0, c1 = self.bbox
+            self.bbox = (min(r0, r), max(r1, r), min(c0, c), max(c1, c))
+        return undo
+
+    def _lift(self, cell: int, card: int, mask: int, bbox: Any) -> None:
+        if card < 0:
+            bit = 1 << cell
+            self.top[cell], self.mask[cell] = -1, 0
+            self.occ &= ~bit
+            self.line = [x & ~bit for x in self.line]
+            self.own = [x & ~bit for x in self.own]
+        else:
+            self._put(card, cell, mask)
+        self.bbox = bbox
+
+    def _invalidate(self) -> None:
+        self._sets = None
+        self._combos = None
+
+    # --- counting and listing legal plays ---------------------------------
+
+    def _board_sets(self) -> tuple:
+        """Where cards may go: frontier, span window and per-side conflicts."""
+        if self._sets is not None:
+            return self._sets
+        occ = self.occ
+        if not occ:
+            frontier, window = 1 << CENTER, INNER_SET
+            bad = [[0, 0] for _ in range(4)]
+            conflicts = None
+        else:
+            r0, r1, c0, c1 = self.bbox
+            window = _rows(r1 - SPAN + 1, r0 + SPAN - 1) & _cols(c1 - SPAN + 1, c0 + SPAN - 1)
+            frontier = _near(occ) & window
+            line = self.line
+            # a cell conflicts on side i when its neighbour there is occupied and
+            # shows a line (for a blank side) or a blank (for a line side)
+            facing = (line[2] << W, line[3] >> 1, line[0] >> W, line[1] << 1)
+            occ_at = (occ << W, occ >> 1, occ >> W, occ << 1)
+            bad = [[facing[i], occ_at[i] & ~facing[i]] for i in range(4)]
+            conflicts = None
+            if r1 - r0 == SPAN - 2 or c1 - c0 == SPAN - 2:
+                conflicts = (r0, r1, c0, c1)
+        self._sets = (occ, frontier, window, bad, conflicts)
+        return self._sets
+
+    def _fits(self, mask: int) -> tuple[int, list[int]]:
+        """Cells where ``mask`` agrees with every neighbour, and with all but side d."""
+        occ, frontier, window, bad, _ = self._board_sets()
+        b = [bad[i][1 if mask & SIDE_BITS[i] else 0] for i in range(4)]
+        allb = b[0] | b[1] | b[2] | b[3]
+        fit = window & ~allb
+        except_side = [window & ~(b[1] | b[2] | b[3]), window & ~(b[0] | b[2] | b[3]),
+                       window & ~(b[0] | b[1] | b[3]), window & ~(b[0] | b[1] | b[2])]
+        return fit, except_side
+
+    def _combo_list(self) -> list:
+        """(weight, combination) pairs; weight is twice the number of actions it holds."""
+        if self._combos is not None:
+            return self._combos
+        cards = self.pending if self.phase == PHASE_HANDOVER else self.hands[self.player]
+        game = self.game
+        kinds: dict[int, list[int]] = {}
+        for card in cards:
+            kinds.setdefault(canonical(game.card_mask[card]), []).append(card)
+        reps = [(k, ids) for k, ids in sorted(kinds.items())]
+        combos = []
+        occ, frontier, *_ = self._board_sets()
+        if self._level == 1:
+            for _, ids in reps:
+                card = ids[0]
+                for mask in _orientations(game.card_mask[card]):
+                    fit, _ = self._fits(mask)
+                    n = bin(fit & frontier).count("1")
+                    if n:
+                        combos.append((2 * n, ("one", card, mask)))
+        else:
+            for i, (ka, ida) in enumerate(reps):
+                for kb, idb in reps[i:]:
+                    if ka == kb and len(ida) < 2:
+                        continue
+                    a, b = ida[0], (ida[1] if ka == kb else idb[0])
+                    for ma in _orientations(game.card_mask[a]):
+                        for mb in _orientations(game.card_mask[b]):
+                            n = self._count_pairs(ma, mb)
+                            if n:
+                                if ka == kb:
+                                    combos.append((n, ("same", a, ma, b, mb)))
+                                else:
+                                    combos.append((2 * n, ("two", a, ma, b, mb)))
+        self._combos = combos
+        return combos
+
+    def _count_pairs(self, ma: int, mb: int) -> int:
+        """Ordered (cell for a, cell for b) pairs leaving a legal board."""
+        occ, frontier, window, bad, conflicts = self._board_sets()
+        fa, exa = self._fits(ma)
+        fb, exb = self._fits(mb)
+        pa, pb = fa & frontier, fb & frontier
+        qa, qb = fa & ~frontier, fb & ~frontier
+        pc = _popcount
+        n = pc(pa) * pc(pb) - pc(pa & pb)
+        for step in SIDE_STEP:
+            n -= pc(pa & _shift_back(pb, step))
+        if conflicts is not None:
+            n -= self._span_conflicts(pa, pb, conflicts)
+        free_pa, free_pb = pa & ~occ, pb & ~occ
+        for step in DIAG_STEPS:
+            n += pc(free_pa & _shift_back(qb, step)) + pc(qa & _shift_back(free_pb, step))
+        for side, step in enumerate(SIDE_STEP):
+            opp = OPPOSITE[side]
+            if bool(ma & SIDE_BITS[side]) == bool(mb & SIDE_BITS[opp]):
+                n += pc(exa[side] & _shift_back(exb[opp], step)
+                        & (frontier | _shift_back(frontier, step)))
+        return n
+
+    @staticmethod
+    def _span_conflicts(pa: int, pb: int, box: tuple[int, int, int, int]) -> int:
+        """Pairs that each fit the 5 x 5 span alone but stretch it to 6 together."""
+        r0, r1, c0, c1 = box
+        pc = _popcount
+        rows = r1 - r0 == SPAN - 2
+        cols = c1 - c0 == SPAN - 2
+        up, down, left, right = _row(r0 - 1), _row(r1 + 1), _col(c0 - 1), _col(c1 + 1)
+        n = 0
+        if rows:
+            n += pc(pa & up) * pc(pb & down) + pc(pa & down) * pc(pb & up)
+        if cols:
+            n += pc(pa & left) * pc(pb & right) + pc(pa & right) * pc(pb & left)
+        if rows and cols:
+            for v, h in ((up, left), (up, right), (down, left), (down, right)):
+                vo = down if v == up else up
+                ho = right if h == left else left
+                n -= pc(pa & v & h) * pc(pb & vo & ho)
+        return n
+
+    def _pair_chunks(self, ma: int, mb: int) -> Iterator[tuple[int, int, int]]:
+        """The ordered pairs of ``_count_pairs`` as (c1, c2 set, step) chunks.
+
+        step 0: c2 is any cell of the set; otherwise the set holds c1 cells
+        and c2 = c1 + step.
+        """
+        occ, frontier, window, bad, conflicts = self._board_sets()
+        fa, exa = self._fits(ma)
+        fb, exb = self._fits(mb)
+        pa, pb = fa & frontier, fb & frontier
+        qa, qb = fa & ~frontier, fb & ~frontier
+        free_pb = pb & ~occ
+        for c1 in _bits(pa):
+            c2s = pb & ~((1 << c1) | ORTH[c1])
+            if conflicts is not None:
+                c2s &= ~self._stretching(c1, conflicts)
+            if not (occ >> c1) & 1:
+                c2s |= DIAG[c1] & qb
+            if c2s:
+                yield c1, c2s, 0
+        for c1 in _bits(qa):
+            c2s = DIAG[c1] & free_pb
+            if c2s:
+                yield c1, c2s, 0
+        for side, step in enumerate(SIDE_STEP):
+            opp = OPPOSITE[side]
+            if bool(ma & SIDE_BITS[side]) == bool(mb & SIDE_BITS[opp]):
+                ones = (exa[side] & _shift_back(exb[opp], step)
+                        & (frontier | _shift_back(frontier, step)))
+                if ones:
+                    yield -1, ones, step
+
+    @staticmethod
+    def _stretching(c1: int, box: tuple[int, int, int, int]) -> int:
+        """Cells that, with c1, would stretch the span past 5."""
+        r0, r1, c0, c1_ = box
+        r, c = row_col(c1)
+        out = 0
+        if r1 - r0 == SPAN - 2:
+            if r == r0 - 1:
+                out |= _row(r1 + 1)
+            elif r == r1 + 1:
+                out |= _row(r0 - 1)
+        if c1_ - c0 == SPAN - 2:
+            if c == c0 - 1:
+                out |= _col(c1_ + 1)
+            elif c == c1_ + 1:
+                out |= _col(c0 - 1)
+        return out
+
+    def _combo_actions(self, combo: tuple) -> list[tuple]:
+        out = []
+        if combo[0] == "one":
+            _, card, mask = combo
+            fit, _ = self._fits(mask)
+            t = mask != self.game.card_mask[card]
+            for cell in _bits(fit & self._board_sets()[1]):
+                out.append(((card, *row_col(cell), t),))
+            return out
+        kind, a, ma, b, mb = combo
+        for c1, c2s, step in self._pair_chunks(ma, mb):
+            if step == 0:
+                pairs = ((c1, c2) for c2 in _bits(c2s))
+            else:
+                pairs = ((x, x + step) for x in _bits(c2s))
+            for x, y in pairs:
+                if kind == "same" and x > y:
+                    continue
+                out.append(self._pair_action(a, ma, x, b, mb, y))
+        return out
+
+    def _combo_action_at(self, combo: tuple, index: int) -> tuple:
+        """The index-th ordered placement of a combination (same order as listing)."""
+        if combo[0] == "one":
+            _, card, mask = combo
+            fit, _ = self._fits(mask)
+            cell = _nth_bit(fit & self._board_sets()[1], index)
+            return ((card, *row_col(cell), mask != self.game.card_mask[card]),)
+        kind, a, ma, b, mb = combo
+        for c1, c2s, step in self._pair_chunks(ma, mb):
+            n = _popcount(c2s)
+            if index < n:
+                if step == 0:
+                    x, y = c1, _nth_bit(c2s, index)
+                else:
+                    x = _nth_bit(c2s, index)
+                    y = x + step
+                if kind == "same" and x > y:
+                    # the same position with the two identical cards swapped
+                    return self._pair_action(a, mb, y, b, ma, x)
+                return self._pair_action(a, ma, x, b, mb, y)
+            index -= n
+        raise AssertionError("index beyond the combination's count")
+
+    def _pair_action(self, a: int, ma: int, x: int, b: int, mb: int, y: int) -> tuple:
+        masks = self.game.card_mask
+        return ((a, *row_col(x), ma != masks[a]), (b, *row_col(y), mb != masks[b]))
+
+    # --- checking an action from outside ----------------------------------
+
+    def _check_action(self, action: Sequence) -> None:
+        cards = self.pending if self.phase == PHASE_HANDOVER else self.hands[self.player]
+        if len(action) != self._level:
+            raise CardgenError(f"this turn places {self._level} card(s), got {len(action)}")
+        seen_cards, seen_cells = set(), set()
+        for placement in action:
+            card, r, c, _ = placement
+            if card not in cards or card in seen_cards:
+                raise CardgenError(f"card {card} is not available to play")
+            if not (0 <= r < INNER and 0 <= c < INNER) or (r, c) in seen_cells:
+                raise CardgenError(f"cell ({r},{c}) is off the board or used twice")
+            seen_cards.add(card)
+            seen_cells.add((r, c))
+        trial = self.clone()
+        for card, r, c, t in action:
+            trial._put(card, cell_of(r, c), self.game._oriented(card, t))
+        if not trial.is_legal_board() or (not self.occ and CENTER not in
+                                           {cell_of(r, c) for _, r, c, _ in action}):
+            raise CardgenError(f"illegal play: {self.game.action_to_string(tuple(action))}")
+
+
+def _orientations(mask: int) -> tuple[int, ...]:
+    t = turned(mask)
+    return (mask,) if t == mask else (mask, t)
+
+
+def _popcount(x: int) -> int:
+    return x.bit_count()
+
+
+# --- the validator's constructive check ------------------------------------
+
+def find_winning_layout(game: CommonCarrierGame, player: int,
+                        budget: int = 200_000) -> list[tuple[int, int, int, bool]] | None:
+    """Lay ``player``'s cards as one path in a 5 x 5 area reaching the target.
+
+    A depth-first search over paths whose cards link only along the path;
+    the result is checked with the engine's own rules before it is returned.
+    Returns the placements (card, row, col, turned), or None.
+    """
+    target = game.target
+    by_kind: dict[int, list[int]] = {}
+    for card in game.player_cards[player]:
+        mask = game.card_mask[card]
+        if mask != GOOSE_MASK:
+            by_kind.setdefault(canonical(mask), []).append(card)
+    # oriented masks a path can use, with the kind they come from
+    shapes = [(m, k) for k in by_kind for m in _orientations(game.card_mask[by_kind[k][0]])]
+    shapes += [(turned(m), k) for m, k in list(shapes) if turned(m) not in [s for s, _ in shapes]]
+    steps = {TOP: (-1, 0), RIGHT: (0, 1), BOTTOM: (1, 0), LEFT: (0, -1)}
+    back = {TOP: BOTTOM, BOTTOM: TOP, LEFT: RIGHT, RIGHT: LEFT}
+    nodes = [0]
+
+    def place_ok(grid: dict, pos: tuple[int, int], mask: int, links: set[int]) -> bool:
+        """``mask`` has lines exactly towards ``links`` among occupied neighbours."""
+        r, c = pos
+        for bit, (dr, dc) in steps.items():
+            nb = (r + dr, c + dc)
+            if not (0 <= nb[0] < SPAN and 0 <= nb[1] < SPAN):
+                continue
+            has = bool(mask & bit)
+            if nb in grid:
+                if has != (bit in links):
+                    return False
+            elif has and bit not in links and nb in blocked:
+                pass
+        return True
+
+    blocked: set = set()
+
+    def search(grid: dict, pos: tuple[int, int], came: int, left: dict[int, int]) -> list | None:
+        nodes[0] += 1
+        if nodes[0] > budget:
+            return None
+        length = len(grid)  # cards already placed before pos
+        last = length >= target
+        moves = [None] if last else list(steps)
+        for out in moves:
+            if out is not None:
+                nr, nc = pos[0] + steps[out][0], pos[1] + steps[out][1]
+                if not (0 <= nr < SPAN and 0 <= nc < SPAN) or (nr, nc) in grid:
+                    continue
+                if _faced_by_line(grid, (nr, nc), pos, steps):
+                    continue
+            need = {b for b in (came, out) if b}
+            for mask, kind in shapes:
+                if left.get(kind, 0) == 0 or any(not mask & b for b in need):
+                    continue
+                if not place_ok(grid, pos, mask, need):
+                    continue
+                # extra lines must not face a cell the path goes on to
+                grid[pos] = mask
+                left[kind] -= 1
+                if out is None:
+                    result = [(pos, mask, kind)]
+                else:
+                    nxt = (pos[0] + steps[out][0], pos[1] + steps[out][1])
+                    sub = search(grid, nxt, back[out], left)
+                    result = [(pos, mask, kind)] + sub if sub is not None else None
+                left[kind] += 1
+                del grid[pos]
+                if result is not None:
+                    return result
+                if nodes[0] > budget:
+                    return None
+        return None
+
+    counts = {k: len(v) for k, v in by_kind.items()}
+    for start in [(0, 0), (2, 2), (0, 2)]:
+        found = search({}, start, 0, dict(counts))
+        if found is not None:
+            return _verify_layout(game, player, found, by_kind)
+        if nodes[0] > budget:
+            break
+    return None
+
+
+def _faced_by_line(grid: dict, cell: tuple[int, int], came_from: tuple[int, int],
+                   steps: dict) -> bool:
+    """Whether a placed card other than ``came_from`` shows a line towards ``cell``."""
+    r, c = cell
+    for bit, (dr, dc) in steps.items():
+        nb = (r + dr, c + dc)
+        if nb != came_from and nb in grid:
+            facing = {TOP: BOTTOM, BOTTOM: TOP, LEFT: RIGHT, RIGHT: LEFT}[bit]
+            if grid[nb] & facing:
+                return True
+    return False
+
+
+def _verify_layout(game: CommonCarrierGame, player: int, found: list,
+                   by_kind: dict[int, list[int]]) -> list[tuple[int, int, int, bool]] | None:
+    """Lay the found path on a real board and measure it with the engine."""
+    state = game.empty_state()
+    used: dict[int, int] = {}
+    layout = []
+    for (r, c), mask, kind in found:
+        card = by_kind[kind][used.get(kind, 0)]
+        used[kind] = used.get(kind, 0) + 1
+        is_turned = mask != game.card_mask[card]
+        state.put(card, r + 2, c + 2, is_turned)
+        layout.append((card, r + 2, c + 2, is_turned))
+    if state.is_legal_board() and state.value(player) >= game.target:
+        return layout
+    return None

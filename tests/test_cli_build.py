@@ -1,0 +1,124 @@
+"""`cardgen build` and `cardgen list` through click's test runner."""
+from __future__ import annotations
+
+import pypdfium2 as pdfium
+import pytest
+
+from cardgen.build import BuildSettings, build_decks
+from cardgen.export import Layout, PlacedCard, write_pdf
+from cardgen.sheets import load_template
+
+
+def pdf_pages(path) -> int:
+    return len(pdfium.PdfDocument(str(path)))
+
+
+def test_build_common_carrier_gives_one_pdf_per_player_of_full_sheets(cli, tmp_path):
+    result = cli("build", "common-carrier", "--out", tmp_path)
+    assert result.exit_code == 0, result.output
+    pdfs = sorted(p.name for p in tmp_path.glob("*.pdf"))
+    assert pdfs == ["common-carrier-player-1.pdf", "common-carrier-player-2.pdf"]
+    # 40 cards + the reference card: 4 full sheets and one more, each fronts then backs
+    assert pdf_pages(tmp_path / pdfs[0]) == 10
+    assert "41 cards" in result.output
+
+
+def test_duplex_off_prints_fronts_only(cli, tmp_path):
+    assert cli("build", "common-carrier", "--out", tmp_path, "--duplex", "off").exit_code == 0
+    assert pdf_pages(tmp_path / "common-carrier-player-1.pdf") == 5
+
+
+def test_gray_none_prints_the_basic_game(cli, tmp_path):
+    result = cli("build", "common-carrier", "--out", tmp_path, "--gray", "none")
+    assert result.exit_code == 0, result.output
+    assert "33 cards" in result.output  # 32 basic + the reference card
+
+
+def test_gray_counts_are_per_player(cli, tmp_path):
+    result = cli("build", "common-carrier", "--out", tmp_path, "--gray", "pbx=3,goose=1")
+    assert result.exit_code == 0, result.output
+    assert "37 cards" in result.output
+
+
+def test_pdf_asks_viewers_for_duplex_and_no_scaling(cli, tmp_path):
+    cli("build", "common-carrier", "--out", tmp_path, "--duplex", "short")
+    raw = (tmp_path / "common-carrier-player-1.pdf").read_bytes()
+    assert b"/PrintScaling /None" in raw
+    assert b"/Duplex /DuplexFlipShortEdge" in raw
+
+
+def test_each_distinct_face_is_drawn_once(tmp_path):
+    build_decks(["common-carrier"], tmp_path, BuildSettings())
+    raw = (tmp_path / "common-carrier-player-1.pdf").read_bytes()
+    # 10 tiles + reference card + tinted back + plain back of the reference card
+    assert raw.count(b"/Subtype /Form") == 13
+
+
+@pytest.mark.parametrize("args, words", [
+    (["--color", "reddish"], "unknown colour 'reddish'"),
+    (["--color", "red", "--color", "blue", "--color", "green"], "has 2 players"),
+    (["--back-offset", "1;2"], "--back-offset must be X,Y"),
+    (["--back-offset", "50,0"], "too large"),
+    (["--sheet", "letter-11up"], "unknown sheet 'letter-11up'"),
+    (["--gray", "pbx=two"], "--gray must be all, none or pbx=N,goose=M"),
+    (["--option", "target"], "--option must be KEY=VALUE"),
+    (["--option", "targte=6"], "did you mean 'target'"),
+    (["--option", "target=six"], "option target must be a whole number"),
+])
+def test_bad_input_is_one_line_exit_2_and_no_pdf(cli, tmp_path, args, words):
+    result = cli("build", "common-carrier", "--out", tmp_path, *args)
+    assert result.exit_code == 2
+    assert words in result.output
+    assert result.output.startswith("Error: ") and "Traceback" not in result.output
+    assert not list(tmp_path.glob("*.pdf"))
+
+
+def test_unknown_deck_suggests_a_bundled_one(cli, tmp_path):
+    result = cli("build", "common-carier", "--out", tmp_path)
+    assert result.exit_code == 2 and "did you mean 'common-carrier'" in result.output
+
+
+def test_missing_deck_file_is_exit_2(cli, tmp_path):
+    result = cli("build", tmp_path / "nope.yaml", "--out", tmp_path)
+    assert result.exit_code == 2 and "no such file" in result.output
+
+
+def test_broken_deck_file_names_file_and_line(cli, tmp_path):
+    deck = tmp_path / "broken.yaml"
+    deck.write_text("deck: broken\nname: Broken\ncards:\n  - {id: a, kind: tile, edges: {top: lin}}\n")
+    result = cli("build", deck, "--out", tmp_path)
+    assert result.exit_code == 2
+    assert "broken.yaml:4:" in result.output
+
+
+def test_failed_write_keeps_the_previous_good_pdf(tmp_path):
+    template = load_template("letter-10up")
+    target = tmp_path / "deck.pdf"
+    write_pdf(target, Layout(template), {"a": lambda c, w, h: c.rect(0, 0, w, h)}, [PlacedCard("a", None)])
+    good = target.read_bytes()
+
+    def explode(canvas, w, h):
+        raise RuntimeError("disk full")
+
+    with pytest.raises(RuntimeError):
+        write_pdf(target, Layout(template), {"a": explode}, [PlacedCard("a", None)])
+    assert target.read_bytes() == good
+    assert [p.name for p in tmp_path.iterdir()] == ["deck.pdf"]
+
+
+def test_colors_tint_fronts_and_backs(cli, tmp_path):
+    result = cli("build", "common-carrier", "--out", tmp_path, "--color", "teal", "--color", "#ff8800")
+    assert result.exit_code == 0, result.output
+
+
+def test_list_shows_decks_and_sheets(cli):
+    result = cli("list")
+    assert result.exit_code == 0
+    for word in ("common-carrier", "letter-10up", "a4-10up", "Avery 5371", "Zweckform C32011"):
+        assert word in result.output
+
+
+@pytest.mark.parametrize("command", ["build", "list", "validate", "playtest", "schema", "new"])
+def test_every_command_has_help(cli, command):
+    result = cli(command, "--help")
+    assert result.exit_code == 0 and "Usage:" in result.output

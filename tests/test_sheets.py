@@ -1,0 +1,112 @@
+"""Print geometry as numbers: every slot, and backs behind their fronts."""
+from __future__ import annotations
+
+import pytest
+
+from cardgen.errors import CardgenError
+from cardgen.sheets import load_template, template_names
+from cardgen.units import mm
+
+TOLERANCE = mm(0.01)
+
+
+def expected_letter_slot(row, column):
+    x = 0.75 * 72 + column * 3.5 * 72
+    top = 0.5 * 72 + row * 2 * 72
+    return x, 11 * 72 - top - 2 * 72
+
+
+def expected_a4_slot(row, column):
+    x = mm(15) + column * mm(85 + 10)
+    top = mm(13.5) + row * mm(54)
+    return x, mm(297) - top - mm(54)
+
+
+@pytest.mark.parametrize("name, expected, size", [
+    ("letter-10up", expected_letter_slot, (3.5 * 72, 2 * 72)),
+    ("a4-10up", expected_a4_slot, (mm(85), mm(54))),
+])
+def test_every_slot_of_the_business_card_templates_is_exact(name, expected, size):
+    template = load_template(name)
+    slots = template.slots()
+    assert len(slots) == 10
+    for slot in slots:
+        x, y = expected(slot.row, slot.column)
+        assert slot.index == slot.row * 2 + slot.column
+        assert abs(slot.x - x) < TOLERANCE and abs(slot.y - y) < TOLERANCE
+        assert abs(slot.width - size[0]) < TOLERANCE and abs(slot.height - size[1]) < TOLERANCE
+
+
+def test_letter_margins_are_symmetric_and_cards_fill_the_page_width():
+    t = load_template("letter-10up")
+    left, bottom, right, top = t.card_area()
+    assert abs(left - 54) < TOLERANCE and abs(t.page_width - right - 54) < TOLERANCE
+    assert abs(bottom - 36) < TOLERANCE and abs(t.page_height - top - 36) < TOLERANCE
+
+
+def test_a4_margins_match_zweckform_c32011():
+    t = load_template("a4-10up")
+    left, bottom, right, top = t.card_area()
+    assert abs(left - mm(15)) < TOLERANCE and abs(t.page_width - right - mm(15)) < TOLERANCE
+    assert abs(t.page_height - top - mm(13.5)) < TOLERANCE and abs(bottom - mm(13.5)) < TOLERANCE
+
+
+@pytest.mark.parametrize("name", template_names())
+@pytest.mark.parametrize("offset", [(0.0, 0.0), (mm(1.5), mm(-2.0))])
+def test_back_of_each_slot_lands_behind_its_front_on_long_edge_flip(name, offset):
+    t = load_template(name)
+    for front in t.slots():
+        back = t.back_slot(front.index, "long", offset)
+        # flipping the sheet about its vertical axis takes x to page_width - x
+        flipped_left = t.page_width - (back.x - offset[0]) - back.width
+        assert abs(flipped_left - front.x) < TOLERANCE
+        assert abs(back.y - offset[1] - front.y) < TOLERANCE
+        assert back.row == front.row and back.column == t.columns - 1 - front.column
+        assert back.rotation == 0
+
+
+@pytest.mark.parametrize("name", template_names())
+@pytest.mark.parametrize("offset", [(0.0, 0.0), (mm(-3.0), mm(1.0))])
+def test_back_of_each_slot_lands_behind_its_front_on_short_edge_flip(name, offset):
+    t = load_template(name)
+    for front in t.slots():
+        back = t.back_slot(front.index, "short", offset)
+        flipped_bottom = t.page_height - (back.y - offset[1]) - back.height
+        assert abs(flipped_bottom - front.y) < TOLERANCE
+        assert abs(back.x - offset[0] - front.x) < TOLERANCE
+        assert back.row == t.rows - 1 - front.row and back.column == front.column
+        assert back.rotation == 180
+
+
+def test_back_of_slot_3_lands_behind_front_of_slot_3_on_long_edge_flip():
+    t = load_template("letter-10up")
+    back = t.back_slot(3, "long")
+    assert (back.row, back.column) == (1, 0)
+    assert abs(back.x - 54) < TOLERANCE
+
+
+@pytest.mark.parametrize("name", template_names())
+def test_crop_marks_stay_in_the_margins_and_never_cross_a_card(name):
+    t = load_template(name)
+    marks = t.crop_marks()
+    assert marks
+    for x1, y1, x2, y2 in marks:
+        assert 0 <= min(x1, x2) and max(x1, x2) <= t.page_width
+        assert 0 <= min(y1, y2) and max(y1, y2) <= t.page_height
+        for s in t.slots():
+            b = t.bleed
+            overlaps_x = min(x1, x2) < s.x + s.width + b and max(x1, x2) > s.x - b
+            overlaps_y = min(y1, y2) < s.y + s.height + b and max(y1, y2) > s.y - b
+            assert not (overlaps_x and overlaps_y), (name, (x1, y1, x2, y2), s)
+
+
+def test_every_cut_line_gets_a_crop_mark():
+    t = load_template("a4-10up")
+    vertical_xs = {round(x1, 3) for x1, y1, x2, y2 in t.crop_marks() if x1 == x2}
+    expected = {round(s.x, 3) for s in t.slots()} | {round(s.x + s.width, 3) for s in t.slots()}
+    assert vertical_xs == expected
+
+
+def test_unknown_sheet_suggests_the_nearest_name():
+    with pytest.raises(CardgenError, match="did you mean 'a4-10up'"):
+        load_template("a4-10p")
