@@ -112,6 +112,26 @@ def list_() -> None:
 
 
 @main.command()
+@click.option("--sheet", default="letter-10up", show_default=True, help="Sheet template to calibrate.")
+@click.option("--duplex", type=click.Choice(["long", "short"]), default="long", show_default=True,
+              help="The flip your printer does.")
+@click.option("--out", "out_file", type=click.Path(dir_okay=False, path_type=Path),
+              default=Path("output/calibration.pdf"), show_default=True, help="Where to write the PDF.")
+def calibrate(sheet, duplex, out_file):
+    """Print a page that measures your printer's duplex misregistration.
+
+    Print it duplex at 100 %, hold it against a light and read where each
+    front crosshair falls on the back's millimetre rulers; build with
+    --back-offset X,Y using those readings.
+    """
+    from .calibrate import write_calibration
+    from .sheets import load_template
+
+    write_calibration(out_file, load_template(sheet), duplex)
+    click.echo(f"{out_file}: calibration sheet for {sheet}, {duplex}-edge flip")
+
+
+@main.command()
 def schema() -> None:
     """Print the JSON Schema of deck files (for editor completion)."""
     from .schema import schema_json

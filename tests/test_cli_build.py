@@ -122,3 +122,11 @@ def test_list_shows_decks_and_sheets(cli):
 def test_every_command_has_help(cli, command):
     result = cli(command, "--help")
     assert result.exit_code == 0 and "Usage:" in result.output
+
+
+@pytest.mark.parametrize("duplex", ["long", "short"])
+def test_calibration_sheet_has_a_front_and_a_back(cli, tmp_path, duplex):
+    target = tmp_path / "cal.pdf"
+    result = cli("calibrate", "--duplex", duplex, "--out", target, "--sheet", "a4-10up")
+    assert result.exit_code == 0, result.output
+    assert pdf_pages(target) == 2

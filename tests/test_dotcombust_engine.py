@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from cardgen.errors import CardgenError
+from cardgen.errors import CardgenError, Location
 from cardgen.games.base import SIMULTANEOUS, TERMINAL
 from cardgen.games.dotcombust import (
     DEFAULT_ASSETS,
@@ -600,9 +600,13 @@ def test_the_full_deck_passes_its_checks():
 
 
 def test_an_asset_needs_two_parts():
-    found = check_deck(make_deck({"Server Farm": ["Rack"], "Domain Name": ["a", "b"]}))
-    assert any(f.card == "Server Farm-0" and "needs 2 or more" in f.message
-               and f.deck == "decks/dotcombust.yaml" for f in errors(found))
+    deck = make_deck({"Server Farm": ["Rack"], "Domain Name": ["a", "b"]})
+    where = Location("decks/dotcombust.yaml", 14, 5)
+    deck = deck.with_(cards=(deck.cards[0].with_(location=where),) + deck.cards[1:])
+    found = errors(check_deck(deck))
+    assert any(str(f) == "decks/dotcombust.yaml:14:5: error: card 'Server Farm-0': asset "
+               "'Server Farm' lists 1 part(s); an asset needs 2 or more" for f in found)
+    assert all(f.deck == "decks/dotcombust.yaml" for f in found)
 
 
 def test_part_names_of_an_asset_are_distinct():
@@ -653,8 +657,17 @@ def test_a_smaller_deck_counts_only_the_kept_assets():
 
 
 def test_dotcombust_needs_three_players():
-    found = errors(check_deck(make_deck(options={"players": 2})))
-    assert any("'players' must be a whole number from 3 to 12" in f.message for f in found)
+    where = Location("decks/dotcombust.yaml", 21, 3)
+    deck = make_deck(options={"players": 2}).with_(key_locations={"options": where})
+    found = errors(check_deck(deck))
+    assert [str(f) for f in found] == [
+        "decks/dotcombust.yaml:21:3: error: dotcombust: option 'players' must be a whole "
+        "number from 3 to 12, got 2"]
+
+
+def test_a_smaller_deck_asking_for_more_assets_than_printed_is_refused():
+    found = errors(check_deck(make_deck(options={"assets": 17})))
+    assert any("'assets' must be at most 16" in f.message for f in found)
 
 
 def test_every_player_is_dealt_two_cards():
@@ -680,3 +693,19 @@ def test_game_from_deck_refuses_an_unplayable_deck():
         game_from_deck(make_deck({"A": ["x"], "B": ["p", "q"]}), {})
     with pytest.raises(CardgenError, match="unknown option 'colour'"):
         game_from_deck(make_deck(), {"colour": "red"})
+
+
+BUNDLED = Path(__file__).resolve().parents[1] / "decks" / "dotcombust.yaml"
+
+
+@pytest.mark.skipif(not BUNDLED.is_file(), reason="bundled deck not written yet")
+def test_the_bundled_deck_passes_and_plays():
+    from cardgen.deck import load_deck
+
+    deck = load_deck(BUNDLED)
+    assert check_deck(deck) == []
+    game = game_from_deck(deck, deck.options)
+    assert game.total_cards == 80 and all(2 <= s <= 8 for s in game.asset_sizes)
+    assert all(len(parts) == size for parts, size in zip(game.part_names, game.asset_sizes))
+    state, _ = random_playout(game, 7, check=assert_cards_conserved)
+    assert state.is_terminal()

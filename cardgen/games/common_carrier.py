@@ -378,7 +378,8 @@ class CommonCarrierGame(Game):
 
     def heuristic(self, state: "CommonCarrierState", player: int) -> float:
         if state.finished:
-            return 1000.0 if player in state.winners() else -1000.0
+            winners = state.winners()
+            return 0.0 if not winners else (1000.0 if player in winners else -1000.0)
         return float(state.value(player) - state.value(1 - player))
 
     def greedy_action(self, state: "CommonCarrierState", player: int,
@@ -458,6 +459,7 @@ class CommonCarrierState(State):
         self.bbox: tuple[int, int, int, int] | None = None
         #: every card placed, in order, buried ones included
         self.placed: list[int] = []
+        self.placed_cells: list[int] = []
         self.decks: list[list[int]] = [[], []]
         self.hands: list[list[int]] = [[], []]
         self.discards: list[list[int]] = [[], []]
@@ -495,6 +497,7 @@ class CommonCarrierState(State):
         other.__dict__.update(self.__dict__)
         other.top, other.mask = self.top[:], self.mask[:]
         other.line, other.own, other.placed = self.line[:], self.own[:], self.placed[:]
+        other.placed_cells = self.placed_cells[:]
         other.decks = [d[:] for d in self.decks]
         other.hands = [h[:] for h in self.hands]
         other.discards = [d[:] for d in self.discards]
@@ -507,7 +510,7 @@ class CommonCarrierState(State):
         if self.finished or (player is not None and player != self.player):
             return []
         actions: list[tuple] = []
-        for combo in self._combo_list():
+        for _, combo in self._combo_list():
             actions.extend(self._combo_actions(combo))
         return actions
 
@@ -615,8 +618,8 @@ class CommonCarrierState(State):
 
     def stack(self, row: int, col: int) -> list[int]:
         """Every card ever placed at (row, col), bottom first."""
-        return [card for card, cell in zip(self.placed, self._placed_cells) if cell == cell_of(row, col)] \
-            if hasattr(self, "_placed_cells") else []
+        here = cell_of(row, col)
+        return [card for card, cell in zip(self.placed, self.placed_cells) if cell == here]
 
     def put(self, card: int, row: int, col: int, is_turned: bool = False) -> None:
         """Lay a card without asking the rules (for setting up positions)."""
@@ -624,6 +627,7 @@ class CommonCarrierState(State):
             if card in pile:
                 pile.remove(card)
         self.placed.append(card)
+        self.placed_cells.append(cell_of(row, col))
         self._put(card, cell_of(row, col), self.game._oriented(card, is_turned))
         self._invalidate()
 
@@ -646,19 +650,9 @@ class CommonCarrierState(State):
                 + sum(1 for c in self.pending if owner[c] == player))
 
     def __str__(self) -> str:
-        glyph = {}
-        for m in range(16):
-            glyph[m] = " ╵╶└╷│┌├╴┘─┴┐┤┬┼"[m]
-        lines = []
-        for r in range(INNER):
-            row = ""
-            for c in range(INNER):
-                cell = cell_of(r, c)
-                row += glyph[self.mask[cell]] if self.top[cell] >= 0 else "·"
-                if self.top[cell] >= 0 and self.mask[cell] == 0:
-                    row = row[:-1] + "o"
-            lines.append(row)
-        return "\n".join(lines)
+        glyph = "o╵╶└╷│┌├╴┘─┴┐┤┬┼"
+        return "\n".join("".join(glyph[self.mask[cell_of(r, c)]] if self.top[cell_of(r, c)] >= 0
+                                  else "·" for c in range(INNER)) for r in range(INNER))
 
     # --- turn flow ----------------------------------------------------------
 
@@ -713,8 +707,10 @@ class CommonCarrierState(State):
         player = self.player
         game = self.game
         for card, r, c, t in action:
+            cell = cell_of(r, c)
             self.placed.append(card)
-            self._put(card, cell_of(r, c), game._oriented(card, t))
+            self.placed_cells.append(cell)
+            self._put(card, cell, game._oriented(card, t))
         self.moves += 1
         played = {card for card, *_ in action}
         if self.phase == PHASE_TURN:
@@ -1092,8 +1088,9 @@ def find_winning_layout(game: CommonCarrierGame, player: int,
         if mask != GOOSE_MASK:
             by_kind.setdefault(canonical(mask), []).append(card)
     # oriented masks a path can use, with the kind they come from
-    shapes = [(m, k) for k in by_kind for m in _orientations(game.card_mask[by_kind[k][0]])]
-    shapes += [(turned(m), k) for m, k in list(shapes) if turned(m) not in [s for s, _ in shapes]]
+    # fewest lines first: a spare line can only get in the way
+    shapes = sorted(((m, k) for k in by_kind for m in _orientations(game.card_mask[by_kind[k][0]])),
+                    key=lambda s: (bin(s[0]).count("1"), s[0]))
     steps = {TOP: (-1, 0), RIGHT: (0, 1), BOTTOM: (1, 0), LEFT: (0, -1)}
     back = {TOP: BOTTOM, BOTTOM: TOP, LEFT: RIGHT, RIGHT: LEFT}
     nodes = [0]
@@ -1102,18 +1099,9 @@ def find_winning_layout(game: CommonCarrierGame, player: int,
         """``mask`` has lines exactly towards ``links`` among occupied neighbours."""
         r, c = pos
         for bit, (dr, dc) in steps.items():
-            nb = (r + dr, c + dc)
-            if not (0 <= nb[0] < SPAN and 0 <= nb[1] < SPAN):
-                continue
-            has = bool(mask & bit)
-            if nb in grid:
-                if has != (bit in links):
-                    return False
-            elif has and bit not in links and nb in blocked:
-                pass
+            if (r + dr, c + dc) in grid and bool(mask & bit) != (bit in links):
+                return False
         return True
-
-    blocked: set = set()
 
     def search(grid: dict, pos: tuple[int, int], came: int, left: dict[int, int]) -> list | None:
         nodes[0] += 1
@@ -1135,7 +1123,6 @@ def find_winning_layout(game: CommonCarrierGame, player: int,
                     continue
                 if not place_ok(grid, pos, mask, need):
                     continue
-                # extra lines must not face a cell the path goes on to
                 grid[pos] = mask
                 left[kind] -= 1
                 if out is None:

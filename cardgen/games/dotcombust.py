@@ -42,6 +42,8 @@ DEFAULT_ASSETS: dict[str, int] = {
     "Super Bowl Ad": 2,
 }
 
+#: share of greedy plays chosen at random instead (see greedy_action)
+GREEDY_EXPLORE = 0.05
 #: the original game prints exactly this many cards
 FULL_DECK_CARDS = 80
 MIN_PLAYERS, MAX_PLAYERS = 3, 12
@@ -97,13 +99,16 @@ def game_from_deck(deck: Any, options: Mapping[str, Any] | None = None) -> "Dotc
 def check_deck(deck: Any) -> list[Finding]:
     """Structural checks: asset part lists, card count, players, the deal."""
     where = str(deck.path)
+    at_options = getattr(deck, "key_locations", {}).get("options") or deck.location
     findings: list[Finding] = []
 
-    def error(message: str, card: Any = None, severity: str = "error") -> None:
-        findings.append(Finding(
-            deck=where, message=message, card=card.id if card is not None else "",
-            location=getattr(card, "location", None) if card is not None else None,
-            severity=severity))
+    def error(message: str, card: Any = None, severity: str = "error",
+              location: Any = None) -> None:
+        if card is not None:
+            location = card.location
+        findings.append(Finding(deck=where, message=message,
+                                card=card.id if card is not None else "",
+                                location=location or deck.location, severity=severity))
 
     by_asset: dict[str, list[Any]] = {}
     for card in deck.cards:
@@ -125,16 +130,17 @@ def check_deck(deck: Any) -> list[Finding]:
                               if k in _OPTION_NAMES})
         kept = _keep_assets(list(by_asset), opts["assets"])
     except CardgenError as exc:
-        error(str(exc))
+        error(str(exc), location=at_options)
         return findings
     players = opts["players"]
     total = sum(c.copies for name in kept for c in by_asset[name])
-    if not opts["assets"] and total != FULL_DECK_CARDS:
+    if len(kept) == len(by_asset) and total != FULL_DECK_CARDS:
         error(f"the original game has {FULL_DECK_CARDS} cards, this deck has {total}",
               severity="warning")
     if total < 2 * players:
         error(f"{total} cards dealt to {players} players gives someone fewer than 2 "
-              "cards, and a player with one card or none ends the game at once")
+              "cards, and a player with one card or none ends the game at once",
+              location=at_options)
     return findings
 
 
@@ -244,30 +250,37 @@ class DotcombustGame(Game):
         """The play with the best expected gain for the player's own assets.
 
         It sees only what the table sees: its own hand and how many cards
-        each other player holds. The parts it lacks are taken as spread at
-        random over the other hands. Ties are broken at random.
+        each other player holds; the parts it lacks are taken as spread at
+        random over the other hands. Ties go at random, and one play in
+        GREEDY_EXPLORE is any legal play, so two greedy players passing the
+        same asset to each other (a wash) do not stall the game for ever.
         """
         legal = state.legal_actions(player)
-        if len(legal) == 1:
-            return legal[0]
+        if len(legal) == 1 or rng.random() < GREEDY_EXPLORE:
+            return rng.choice(legal)
         hand = state.hands[player]
         unseen = sum(state.hand_sizes) - state.hand_sizes[player]
         receiver = state.hand_sizes[state.opponent(player)]
+        gains: dict[tuple[int, int, bool], float] = {}
+
+        def expected_gain(a: int, k: int, up: bool) -> float:
+            size, mine = self.asset_sizes[a], hand[a]
+            missing = size - mine
+            p_none = _chance_holds_none(unseen, missing, receiver)
+            held = missing * receiver / unseen / (1 - p_none) if p_none < 1 else 0.0
+            now = _progress(mine, size)
+            won = _progress(mine + (1 if k == 1 else held), size) - now
+            lost = _progress(mine - (k - 1 if up else k), size) - now
+            return (1 - p_none) * won + p_none * lost
+
         best: list[Pass] = []
         best_gain = float("-inf")
         for action in legal:
             gain = 0.0
-            for a, k, up in _transactions(action):
-                size = self.asset_sizes[a]
-                mine = hand[a]
-                missing = size - mine
-                p_none = _chance_holds_none(unseen, missing, receiver)
-                expect_held = missing * receiver / unseen if unseen else 0.0
-                held = (expect_held / (1 - p_none)) if p_none < 1 else 0.0
-                now = _progress(mine, size)
-                won = _progress(mine + (1 if k == 1 else held), size) - now
-                lost = _progress(mine - (k - 1 if up else k), size) - now
-                gain += (1 - p_none) * won + p_none * lost
+            for deal in _transactions(action):
+                if deal not in gains:
+                    gains[deal] = expected_gain(*deal)
+                gain += gains[deal]
             if gain > best_gain + 1e-12:
                 best, best_gain = [action], gain
             elif gain > best_gain - 1e-12:
