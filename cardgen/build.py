@@ -149,8 +149,9 @@ def prepare(deck: Deck, settings: BuildSettings) -> Deck:
         cards = _keep_assets(deck, cards, options["assets"])
     if deck.game == "clusterfuck":
         cards = _status_cards(deck, options["players"]) + cards
-        if options.get("standard_deck"):
-            cards += _standard_deck(deck)
+    if deck.standard_deck is not None and option_on(deck.standard_deck.get("when", "") or "", options,
+                                                    default=True):
+        cards += _standard_deck(deck)
     if deck.per_player:
         cards = [c.with_(owner=i, color=p.color if c.kind == "tile" else c.color)
                  for i, p in enumerate(deck.players) for c in cards if c.kind == "tile"] + \
@@ -281,8 +282,9 @@ def _status_cards(deck: Deck, players: int) -> list[Card]:
 
 def _standard_deck(deck: Deck) -> list[Card]:
     where = deck.key_locations.get("standard_deck")
+    footer = deck.standard_deck.get("text", "") if deck.standard_deck else ""
     return [Card(id=f"{rank.lower()}-of-{suit}", kind="playing", rank=rank, suit=suit,
-                 title=f"{rank} of {suit}", location=where)
+                 title=f"{rank} of {suit}", text=footer, location=where)
             for suit in SUITS for rank in RANKS]
 
 

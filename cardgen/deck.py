@@ -156,9 +156,10 @@ class _DeckReader:
         return out
 
     def cards(self) -> list[Card]:
-        cards = [self.card(i, entry) for i, entry in enumerate(self.data.get("cards", []))]
+        cards = []
         for a, asset in enumerate(self.data.get("assets", [])):
             cards.extend(self.asset_cards(a, asset))
+        cards.extend(self.card(i, entry) for i, entry in enumerate(self.data.get("cards", [])))
         if "csv" in self.data:
             cards.extend(read_csv_cards(self.data["csv"], self.folder, self.doc.where(("csv",))))
         return cards

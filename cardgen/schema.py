@@ -10,7 +10,8 @@ import json
 
 ID_PATTERN = r"^[a-z0-9][a-z0-9_-]*$"
 LENGTH_PATTERN = r"^-?(\d+(\.\d*)?|\.\d+)\s*(mm|in|cm|pt)$"
-KINDS = ["tile", "asset", "status", "playing", "reference", "generic"]
+#: kinds a deck file may write in ``cards``; the others are made by the build
+CARD_KINDS = ["tile", "reference", "generic"]
 GAMES = ["common-carrier", "dotcombust", "clusterfuck", "none"]
 MAX_COPIES = 1000
 MAX_CARDS = 2000
@@ -49,7 +50,8 @@ CARD = {
     "properties": {
         "id": {"type": "string", "pattern": ID_PATTERN, "maxLength": 60,
                "description": "lower-case letters, digits, - and _"},
-        "kind": {"type": "string", "enum": KINDS},
+        "kind": {"type": "string", "enum": CARD_KINDS,
+                 "description": "tile, reference or generic (asset, status and playing cards are made from assets, status and standard_deck)"},
         "copies": {"type": "integer", "minimum": 1, "maximum": MAX_COPIES},
         "title": _text,
         "text": _text,
@@ -139,7 +141,8 @@ DECK_SCHEMA = {
         "standard_deck": {
             "type": "object",
             "additionalProperties": False,
-            "properties": {"when": {"type": "string"}, "text": _text},
+            "properties": {"when": {"type": "string", "description": "a rule option; the 52 cards are printed only when it is on"},
+                           "text": {"type": "string", "maxLength": 120}},
         },
     },
 }

@@ -472,6 +472,8 @@ class CommonCarrierState(State):
         self.moves = 0
         self.finished = False
         self._winners: list[int] = []
+        #: how the game ended: "target", "tie_resolution" or "cards_out"
+        self.decided_by = ""
         #: per player, the move at which their best path first reached 5, 6, 7, 8
         self.reached: list[list[int | None]] = [[None] * 4, [None] * 4]
         self._level = 0
@@ -638,7 +640,7 @@ class CommonCarrierState(State):
                 if card in pile:
                     pile.remove(card)
         self.hands[player] = list(hand)
-        self.finished, self._winners = False, []
+        self.finished, self._winners, self.decided_by = False, [], ""
         self.phase, self.pending = PHASE_TURN, []
         self._begin_decision(player, self.hands[player])
 
@@ -674,27 +676,33 @@ class CommonCarrierState(State):
         self._end_by_tie_resolution()
 
     def _begin_decision(self, player: int, cards: list[int]) -> None:
-        """Settle how many cards ``player`` must play; hand over or discard if none fit."""
+        """Settle what ``player`` must play; hand over or discard if it cannot be done.
+
+        On their own turn a player makes the full play (two cards, one in the
+        endgame) or none. Shown cards are placed by the opponent as many as
+        fit, one at a time if need be.
+        """
         self.player = player
-        quota = 1 if (self.phase == PHASE_TURN and self.endgame_turn) else 2
-        if self.phase == PHASE_HANDOVER:
-            quota = self.quota
-        quota = min(quota, len(cards))
+        if self.phase == PHASE_TURN:
+            quota = min(1 if self.endgame_turn else 2, len(cards))
+            levels = [quota]
+        else:
+            quota = min(self.quota, len(cards))
+            levels = list(range(quota, 0, -1))
         self.quota = quota
         self._invalidate()
-        for level in range(quota, 0, -1):
+        for level in levels:
             self._level = level
             self._combos = None
             if self._combo_list():
                 return
-        # nobody can place these cards here
         if self.phase == PHASE_TURN:
             handed, self.hands[player] = list(cards), []
             self._start_handover(player, handed, quota)
         else:
-            owner = 1 - player
-            self.discards[owner].extend(self.pending)
+            self.discards[1 - player].extend(self.pending)
             self.pending = []
+            self.phase = PHASE_TURN
             self._start_turn(player)
 
     def _start_handover(self, owner: int, cards: list[int], quota: int) -> None:
@@ -714,29 +722,16 @@ class CommonCarrierState(State):
         self.moves += 1
         played = {card for card, *_ in action}
         if self.phase == PHASE_TURN:
-            hand = [c for c in self.hands[player] if c not in played]
-            if self.endgame_turn:
-                keep, handed = hand, []
-            else:
-                allowance = 1 if game.hole_card else 0
-                keep, handed = hand[:allowance], hand[allowance:]
-            self.hands[player] = keep
-            quota_left = self.quota - len(action)
-            if self._check_win(player):
-                self.hands[player] = keep + handed
-                return
-            if handed:
-                self._start_handover(player, handed, quota_left)
-            else:
+            # a full play leaves only the hole card (or, in the endgame, the rest)
+            self.hands[player] = [c for c in self.hands[player] if c not in played]
+            if not self._check_win(player):
                 self._start_turn(1 - player)
         else:
-            owner = 1 - player
-            self.discards[owner].extend(c for c in self.pending if c not in played)
+            self.discards[1 - player].extend(c for c in self.pending if c not in played)
             self.pending = []
             self.phase = PHASE_TURN
-            if self._check_win(player):
-                return
-            self._start_turn(player)
+            if not self._check_win(player):
+                self._start_turn(player)
 
     def _check_win(self, mover: int) -> bool:
         """Record who reached 5..8 and end the game if someone reached the target.
@@ -757,12 +752,14 @@ class CommonCarrierState(State):
             if v >= target:
                 reached.append(player)
         if reached:
+            self.decided_by = "target"
             self._finish([reached[0]])
             return True
         return False
 
     def _end_by_tie_resolution(self) -> None:
         rule = self.game.tie_resolution
+        self.decided_by = "tie_resolution" if rule else "cards_out"
         if rule == TIE_PATH:
             a, b = self.value(0), self.value(1)
             if a != b:
@@ -1037,7 +1034,8 @@ class CommonCarrierState(State):
 
     def _pair_action(self, a: int, ma: int, x: int, b: int, mb: int, y: int) -> tuple:
         masks = self.game.card_mask
-        return ((a, *row_col(x), ma != masks[a]), (b, *row_col(y), mb != masks[b]))
+        first, second = (a, *row_col(x), ma != masks[a]), (b, *row_col(y), mb != masks[b])
+        return (first, second) if first < second else (second, first)
 
     # --- checking an action from outside ----------------------------------
 
@@ -1054,12 +1052,27 @@ class CommonCarrierState(State):
                 raise CardgenError(f"cell ({r},{c}) is off the board or used twice")
             seen_cards.add(card)
             seen_cells.add((r, c))
-        trial = self.clone()
-        for card, r, c, t in action:
-            trial._put(card, cell_of(r, c), self.game._oriented(card, t))
-        if not trial.is_legal_board() or (not self.occ and CENTER not in
-                                           {cell_of(r, c) for _, r, c, _ in action}):
+        if not self._placement_legal(action):
             raise CardgenError(f"illegal play: {self.game.action_to_string(tuple(action))}")
+
+    def _placement_legal(self, action: Sequence) -> bool:
+        """Lay the cards, check the end-of-turn conditions around them, lift them again."""
+        cells = [cell_of(r, c) for _, r, c, _ in action]
+        if not self.occ and CENTER not in cells:
+            return False
+        undo = [self._put(card, cell, self.game._oriented(card, t))
+                for (card, _, _, t), cell in zip(action, cells)]
+        r0, r1, c0, c1 = self.bbox
+        ok = r1 - r0 < SPAN and c1 - c0 < SPAN and _connected(self.occ)
+        for cell in cells if ok else ():
+            for side, step in enumerate(SIDE_STEP):
+                if self.top[cell + step] >= 0 and (
+                        bool(self.mask[cell] & SIDE_BITS[side])
+                        != bool(self.mask[cell + step] & SIDE_BITS[OPPOSITE[side]])):
+                    ok = False
+        for item in reversed(undo):
+            self._lift(*item)
+        return ok
 
 
 def _orientations(mask: int) -> tuple[int, ...]:
@@ -1140,7 +1153,11 @@ def find_winning_layout(game: CommonCarrierGame, player: int,
         return None
 
     counts = {k: len(v) for k, v in by_kind.items()}
-    for start in [(0, 0), (2, 2), (0, 2)]:
+    if sum(counts.values()) < target + 1:
+        return None
+    starts = sorted(((r, c) for r in range(SPAN) for c in range(SPAN)),
+                    key=lambda rc: (min(rc[0], SPAN - 1 - rc[0]) + min(rc[1], SPAN - 1 - rc[1]), rc))
+    for start in starts:
         found = search({}, start, 0, dict(counts))
         if found is not None:
             return _verify_layout(game, player, found, by_kind)

@@ -134,7 +134,8 @@ def check_deck(deck: Any) -> list[Finding]:
         return findings
     players = opts["players"]
     total = sum(c.copies for name in kept for c in by_asset[name])
-    if len(kept) == len(by_asset) and total != FULL_DECK_CARDS:
+    # a smaller deck asked for with the assets option is meant to be smaller
+    if not opts["assets"] and total != FULL_DECK_CARDS:
         error(f"the original game has {FULL_DECK_CARDS} cards, this deck has {total}",
               severity="warning")
     if total < 2 * players:
@@ -156,7 +157,12 @@ def parse_options(options: Mapping[str, Any] | None) -> dict[str, Any]:
 
 
 class DotcombustGame(Game):
-    """Asset sizes, players and rule options; deals States."""
+    """Asset sizes, players and rule options; deals States.
+
+    ``assets`` is {name: size}, {name: part names} or a list of sizes (the
+    stand-in DEFAULT_ASSETS when omitted); ``options["players"]`` wins over
+    ``num_players``.
+    """
 
     name = "dotcombust"
     option_specs = OPTION_SPECS
@@ -192,7 +198,6 @@ class DotcombustGame(Game):
         self._two = [(Pass((a, a), False), Pass((a, a), True)) for a in range(count)]
         self._barrels = {(a, b): Pass((a, b), False)
                          for a in range(count) for b in range(a + 1, count)}
-        self._points = [s - 1 for s in self.asset_sizes]
 
     def new_initial_state(self, rng: random.Random) -> "DotcombustState":
         """Shuffle and deal the whole deck; seats from 0 get the extra cards."""
@@ -288,6 +293,7 @@ class DotcombustGame(Game):
         return rng.choice(best)
 
     def metrics(self, state: "DotcombustState") -> dict[str, Any]:
+        """Points, spread, assets completed per size, passes, how it ended."""
         points = list(state.points)
         by_size: dict[int, list[int]] = {}
         for a, s in enumerate(self.asset_sizes):

@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..model import RGB, Back, Card
-from . import asset, generic, playing, reference, status, tile
+from . import asset, generic, playing, reference, status, text, tile
 from .common import draw_background, draw_back
 
 KIND_RENDERERS = {
@@ -43,9 +43,11 @@ class RenderContext:
 
 
 def render_face(canvas, card: Card, ctx: RenderContext) -> None:
+    text.register_fonts()
     draw_background(canvas, ctx, (1.0, 1.0, 1.0))
     KIND_RENDERERS[card.kind](canvas, card, ctx)
 
 
 def render_back(canvas, back: Back, color: RGB | None, ctx: RenderContext) -> None:
+    text.register_fonts()
     draw_back(canvas, back, color, ctx)

@@ -17,7 +17,7 @@ def draw(canvas, card, ctx) -> None:
     band_h = h * 0.22
     band(canvas, ctx, h, band_h + (0 if ctx.bleed else 0), color)
     ink = ink_on(color)
-    # code badge
+    # code badge, the code sized to sit inside the circle
     r = band_h * 0.38
     bx, by = s + r, h - band_h / 2 - 1
     canvas.setFillColorRGB(1, 1, 1)
@@ -25,25 +25,25 @@ def draw(canvas, card, ctx) -> None:
     canvas.setLineWidth(1)
     canvas.circle(bx, by, r, stroke=1, fill=1)
     canvas.setFillColorRGB(*INK)
-    size = r * (1.1 if len(card.code) <= 2 else 0.8)
+    size = min(r * 1.1, r * 1.5 / (text.width(card.code, text.BOLD, 1.0) or 1.0))
     canvas.setFont(text.BOLD, size)
     canvas.drawCentredString(bx, by - size * 0.36, card.code)
     name_x = bx + r + 5
     fitted(canvas, ctx, card.id, "asset name", card.asset, text.BOLD, band_h * 0.5, name_x,
            h - (band_h - band_h * 0.5) / 2 + 1, w - name_x - s, band_h * 0.62, color=ink, max_lines=1)
     # this card's part
-    top = h - band_h - 4
+    top = h - band_h - 5
     bottom = fitted(canvas, ctx, card.id, "part name", card.title, text.BOLD, 13, s, top,
-                    w * 0.66 - s, h * 0.2, color=INK)
-    # checklist in one or two columns
+                    w * 0.7 - s, h * 0.2, color=INK)
+    # the checklist, one or two columns, spread over the space above the footer
     n = len(card.parts)
-    footer = s + 9
+    footer = s + 10
     columns = 1 if n <= 4 else 2
     per_column = -(-n // columns)
-    list_top = bottom - 3
-    list_w = w * 0.68 - s
+    list_top = bottom - 4
+    list_w = w * 0.7 - s
     col_w = list_w / columns
-    row_h = min(10.5, (list_top - footer - 2) / per_column)
+    row_h = min(12.0, (list_top - footer) / per_column)
     size = min(7.5, row_h * 0.78)
     for i, part in enumerate(card.parts):
         col, row = divmod(i, per_column)
@@ -61,7 +61,7 @@ def draw(canvas, card, ctx) -> None:
             canvas.lines([(x + box * 0.2, y + 0.5 + box * 0.5, x + box * 0.42, y + 0.5 + box * 0.22),
                           (x + box * 0.42, y + 0.5 + box * 0.22, x + box * 0.85, y + 0.5 + box * 0.85)])
         font = text.BOLD if mine else text.REGULAR
-        avail = col_w - box - 5
+        avail = col_w - box - 7
         fsize = size
         while text.width(part, font, fsize) > avail and fsize > text.MIN_SIZE:
             fsize -= 0.25
@@ -71,10 +71,10 @@ def draw(canvas, card, ctx) -> None:
         canvas.setFont(font, fsize)
         canvas.drawString(x + box + 3, y + 1.2, part)
     # icon and scoring
-    icon_size = min(h * 0.42, w * 0.26)
+    icon_size = min(h * 0.45, w * 0.26)
     if card.icon:
-        draw_icon(canvas, card.icon, w - s - icon_size / 2, footer + 6 + icon_size / 2 + 4, icon_size,
+        draw_icon(canvas, card.icon, w - s - icon_size / 2, (list_top + footer) / 2 + 2, icon_size,
                   lighten(color, 0.15), INK)
     canvas.setFillColorRGB(*INK)
     canvas.setFont(text.BOLD, 7.5)
-    canvas.drawRightString(w - s, s, f"{n} parts = {n - 1} points")
+    canvas.drawRightString(w - s, s, f"{n} parts = {n - 1} point{'s' if n != 2 else ''}")

@@ -6,13 +6,15 @@ the optional rules actually in use.
 """
 from __future__ import annotations
 
+import re
+
 from . import text
 from .common import INK, band, fitted
 
 
 def draw(canvas, card, ctx) -> None:
     w, h, s = ctx.width, ctx.height, ctx.safe
-    band_h = h * 0.2
+    band_h = h * 0.22
     band(canvas, ctx, h, band_h, ctx.accent)
     fitted(canvas, ctx, card.id, "title", card.title or ctx.deck_name, text.BOLD, band_h * 0.5, s,
            h - band_h * 0.22, w - 2 * s, band_h * 0.7, color=(1, 1, 1), max_lines=1)
@@ -36,18 +38,19 @@ def reference_lines(card, options: dict) -> list[str]:
             if (not when or option_on(when, options)) and not (unless and option_on(unless, options))]
 
 
-def option_on(condition: str, options: dict) -> bool:
-    """``"hole_card"`` is on when truthy; ``"tie_resolution=1"`` when equal."""
+def option_on(condition: str, options: dict, default: bool = False) -> bool:
+    """``"hole_card"`` is on when truthy; ``"tie_resolution=1"`` when equal; ``""`` is ``default``."""
+    if not condition:
+        return default
     key, sep, value = condition.partition("=")
     if not sep:
         return bool(options.get(key))
     return str(options.get(key.strip())).lower() == value.strip().lower()
 
 
-class _Keep(dict):
-    def __missing__(self, key: str) -> str:
-        return "{" + key + "}"
+_PLACEHOLDER = re.compile(r"\{([A-Za-z_][A-Za-z0-9_]*)\}")
 
 
 def fill(words: str, options: dict) -> str:
-    return words.format_map(_Keep(options))
+    """Replace ``{option}`` by its value; any other brace is printed as written."""
+    return _PLACEHOLDER.sub(lambda m: str(options[m.group(1)]) if m.group(1) in options else m.group(0), words)

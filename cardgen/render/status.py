@@ -21,7 +21,7 @@ def draw(canvas, card, ctx) -> None:
     ink = ink_on(color)
     canvas.setFillColorRGB(*ink)
     number = str(card.number)
-    size = h * (0.5 if len(number) == 1 else 0.42)
+    size = min(h * 0.5, strip * 0.8 / (text.width(number, text.BOLD, 1.0) or 1.0))
     canvas.setFont(text.BOLD, size)
     canvas.drawCentredString(strip / 2, h * 0.48 - size * 0.2, number)
     canvas.setFont(text.REGULAR, 6.5)
