@@ -280,6 +280,34 @@ def test_tie_resolution_one_gives_the_game_to_the_longer_path():
     assert plain.is_terminal() and plain.winners() == []
 
 
+def test_tie_resolution_falls_back_to_most_own_links_then_to_a_tie():
+    for rule in (1, 2):
+        state = roomy_game(tie_resolution=rule).empty_state()
+        # equal best paths (1 each), but player 1 has two separate links
+        lay(state, 0, {(3, 3): RIGHT, (3, 4): LEFT})
+        lay(state, 1, {(5, 3): RIGHT, (5, 4): LEFT, (5, 6): RIGHT, (5, 7): LEFT})
+        state._end_by_tie_resolution()
+        assert state.winners() == [1] and state.decided_by == "tie_resolution"
+    even = roomy_game(tie_resolution=1).empty_state()
+    lay(even, 0, {(3, 3): RIGHT, (3, 4): LEFT})
+    lay(even, 1, {(5, 3): RIGHT, (5, 4): LEFT})
+    even._end_by_tie_resolution()
+    assert even.is_terminal() and even.winners() == []
+
+
+def test_the_two_cards_of_a_turn_go_to_different_cells():
+    game = roomy_game()
+    state = game.empty_state()
+    lay(state, 0, {(3, 3): RIGHT, (3, 4): LEFT})
+    a, _ = take(state, 0, TB)
+    b, _ = take(state, 0, LEFT)
+    state.give_turn(0, [a, b])
+    for action in state.legal_actions():
+        assert action[0][1:3] != action[1][1:3]
+    with pytest.raises(CardgenError, match="used twice"):
+        state.apply_action(((a, 3, 4, False), (b, 3, 4, False)))
+
+
 def test_options_accept_command_line_strings_and_reject_bad_values():
     game = CommonCarrierGame(options={"target": "6", "hole_card": "true", "tie_resolution": "2"})
     assert game.target == 6 and game.hole_card is True and game.tie_resolution == 2
@@ -398,7 +426,7 @@ def test_sampled_actions_cover_exactly_the_listed_ones():
 def _brute_force_positions(state: cc.CommonCarrierState) -> set:
     """Every legal end-of-turn position, by trying every placement near the board."""
     game = state.game
-    cards = state.hands[state.player]
+    cards = state.pending if state.phase == cc.PHASE_HANDOVER else state.hands[state.player]
     region = cc._near(cc._near(state.occ or 1 << cc.CENTER)) & cc.INNER_SET
     cells = list(cc._bits(region))
     found = set()
@@ -416,13 +444,19 @@ def _brute_force_positions(state: cc.CommonCarrierState) -> set:
     return found
 
 
-@pytest.mark.parametrize("seed,moves", [(1, 0), (2, 5), (3, 12)])
-def test_listed_actions_match_brute_force(seed, moves):
-    game = CommonCarrierGame()
+@pytest.mark.parametrize("options,seed,moves", [({}, 1, 0), ({}, 2, 5), ({}, 3, 12), ({}, 4, 20),
+                                                ({"hole_card": True}, 5, 9),
+                                                ({"endgame": True}, 6, 35)])
+def test_listed_actions_match_brute_force(options, seed, moves):
+    game = CommonCarrierGame(options=options)
     rng = random.Random(seed)
     state = game.new_initial_state(rng)
     for _ in range(moves):
+        if state.is_terminal():
+            break
         state.apply_action(game.random_action(state, state.player, rng))
+    if state.is_terminal():
+        pytest.skip("game over before the position to check")
     listed = {frozenset((cc.canonical(game.card_mask[c]), cc.cell_of(r, col), game._oriented(c, t))
                         for c, r, col, t in a) for a in state.legal_actions()}
     assert len(listed) == state.num_legal_actions()
@@ -544,6 +578,14 @@ def test_the_target_is_shown_reachable_by_an_actual_layout():
     few = [(m, False, 1, f"b{m}") for m in BASIC_PATTERNS]
     small = CommonCarrierGame(options={"target": 8}, printed=[few, few])
     assert not small.target_reachable(0)  # 8 cards cannot make 8 links
+
+
+def test_the_rules_card_is_not_a_tile_and_needs_none_of_its_checks():
+    rules = Card(id="reference", kind="reference", title="Common Carrier")
+    assert check_deck(make_deck(extra=(rules,))) == []
+    other = Card(id="promo", kind="generic", title="Promo")
+    findings = check_deck(make_deck(extra=(other,)))
+    assert [(f.card, f.severity) for f in findings] == [("promo", "warning")]
 
 
 def test_an_unreachable_target_is_a_finding():

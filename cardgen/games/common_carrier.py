@@ -158,8 +158,11 @@ def check_deck(deck: Any) -> list[Finding]:
                                 getattr(card, "location", None) or deck.location, severity))
 
     for card in deck.cards:
+        if card.kind == "reference":
+            continue  # the printed rules card is not in play
         if card.kind != "tile":
-            error(f"Common Carrier cards are tiles, this one is '{card.kind}'", card)
+            error(f"Common Carrier plays only tiles; this '{card.kind}' card is printed "
+                  "but never used in play", card, severity="warning")
         elif card.edges is None:
             error("tile has no edges: give top, right, bottom and left as line or blank", card)
         elif card.owner not in (0, 1):

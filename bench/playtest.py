@@ -1,0 +1,87 @@
+"""Playtest speed: games and moves per second per game and policy.
+
+Run from the repository root:
+
+    .venv/bin/python bench/playtest.py                 # full run
+    .venv/bin/python bench/playtest.py --big 1000      # shorter Common Carrier run
+
+For every game registered in cardgen/games/__init__.py whose module imports,
+plays ``--games`` random games and ``--greedy-games`` greedy games in one
+process, then a ``--big``-game Common Carrier run with ``--jobs`` processes
+(the design asks for 10,000 games in under 30 s with 2 jobs).
+"""
+from __future__ import annotations
+
+import argparse
+import importlib
+import inspect
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from cardgen.games import GAME_MODULES  # noqa: E402
+from cardgen.games.base import Game  # noqa: E402
+from cardgen.playtest import run_playtest  # noqa: E402
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", type=int, default=300, help="random games per game (default 300)")
+    parser.add_argument("--greedy-games", type=int, default=30,
+                        help="greedy games per game (default 30)")
+    parser.add_argument("--big", type=int, default=10_000,
+                        help="games in the Common Carrier multi-process run (0 skips it)")
+    parser.add_argument("--jobs", type=int, default=2, help="processes for the big run")
+    parser.add_argument("--seed", type=int, default=1)
+    args = parser.parse_args(argv)
+
+    print(f"{'game':16} {'policy':8} {'games':>6} {'games/s':>9} {'moves/s':>9} {'seconds':>8}")
+    for name, module_path in GAME_MODULES.items():
+        game = _default_game(name, module_path)
+        if game is None:
+            continue
+        for policy, count in (("random", args.games), ("greedy", args.greedy_games)):
+            if count <= 0:
+                continue
+            report = run_playtest(game, count, args.seed, policy=policy)
+            print(f"{name:16} {policy:8} {count:6d} {report['games_per_second']:9.1f} "
+                  f"{report['moves_per_second']:9.0f} {report['seconds']:8.2f}")
+    if args.big > 0:
+        game = _default_game("common-carrier", GAME_MODULES["common-carrier"])
+        if game is not None:
+            started = time.perf_counter()
+            report = run_playtest(game, args.big, args.seed, jobs=args.jobs)
+            seconds = time.perf_counter() - started
+            print(f"\ncommon-carrier, {args.big} random games, jobs={args.jobs}: {seconds:.1f} s "
+                  f"({report['games_per_second']:.0f} games/s, "
+                  f"{report['moves_per_second']:.0f} moves/s)")
+            print(f"  completion {report['completion']:.1%}, tie rate by target "
+                  + ", ".join(f"{t}: {r:.1%}" for t, r in report["tie_rate_by_target"].items()
+                              if r is not None)
+                  + f", board fill {report['board_fill']:.2f}")
+    return 0
+
+
+def _default_game(name: str, module_path: str) -> Game | None:
+    """The module's Game subclass with default options, or None (with a message)."""
+    try:
+        module = importlib.import_module(module_path)
+    except Exception as exc:  # noqa: BLE001 - a missing or broken module is skipped
+        print(f"{name:16} skipped: cannot import {module_path} ({exc.__class__.__name__}: {exc})")
+        return None
+    classes = [obj for _, obj in inspect.getmembers(module, inspect.isclass)
+               if issubclass(obj, Game) and obj is not Game and obj.__module__ == module.__name__]
+    if not classes:
+        print(f"{name:16} skipped: {module_path} has no Game subclass")
+        return None
+    try:
+        return classes[0]()
+    except Exception as exc:  # noqa: BLE001
+        print(f"{name:16} skipped: {classes[0].__name__}() failed ({exc})")
+        return None
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,158 @@
+"""The shared playtest runner: report shape, reproducibility, intervals, charts."""
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from cardgen.errors import CardgenError
+from cardgen.games.base import SIMULTANEOUS, TERMINAL, Game, State
+from cardgen.games.common_carrier import CommonCarrierGame
+from cardgen.playtest import (TIMING_KEYS, draw_report, format_report, play_game, report_json,
+                              run_playtest, wilson_interval)
+
+REPORT_KEYS = {"games", "completion", "draws", "timeouts", "seat_win_rates", "mean_length",
+               "median_length", "min_length", "max_length", "mean_branching",
+               "multi_choice_share", "games_per_second", "moves_per_second",
+               "tie_rate_by_target", "board_fill"}
+
+
+def without_timing(report: dict) -> dict:
+    return {k: v for k, v in report.items() if k not in TIMING_KEYS}
+
+
+@pytest.fixture(scope="module")
+def report() -> dict:
+    return run_playtest(CommonCarrierGame(options={"target": 8}), 40, seed=7)
+
+
+def test_report_has_every_figure(report):
+    assert REPORT_KEYS <= set(report)
+    assert report["games"] == 40
+    assert set(report["tie_rate_by_target"]) == {"5", "6", "7", "8"}
+    seats = report["seat_win_rates"]
+    assert [s["seat"] for s in seats] == [0, 1]
+    for seat in seats:
+        assert seat["wilson_low"] <= seat["rate"] <= seat["wilson_high"]
+    assert report["completion"] == pytest.approx(sum(s["rate"] for s in seats))
+    assert report["draws"] + report["timeouts"] + sum(s["wins"] for s in seats) == 40
+    assert report["min_length"] <= report["median_length"] <= report["max_length"]
+    assert 0 < report["board_fill"] <= 1
+    assert report["mean_branching"] > 1
+
+
+def test_tie_rates_fall_as_the_target_falls(report):
+    rates = report["tie_rate_by_target"]
+    assert rates["5"] <= rates["6"] <= rates["7"] <= rates["8"]
+    assert rates["8"] == pytest.approx(1 - report["completion"])
+
+
+def test_a_target_above_the_runs_own_is_not_guessed():
+    report = run_playtest(CommonCarrierGame(options={"target": 6}), 5, seed=1)
+    assert report["tie_rate_by_target"]["7"] is None
+    assert report["tie_rate_by_target"]["6"] is not None
+
+
+def test_same_seed_same_report_whatever_the_number_of_jobs(report):
+    game = CommonCarrierGame(options={"target": 8})
+    again = run_playtest(game, 40, seed=7, jobs=2)
+    assert without_timing(again) == without_timing(report)
+    other = run_playtest(game, 40, seed=8)
+    assert without_timing(other) != without_timing(report)
+
+
+def test_greedy_beats_random_at_common_carrier():
+    report = run_playtest(CommonCarrierGame(), 6, seed=3, policy="greedy", vs="random")
+    assert report["policy"] == "greedy" and report["vs"] == "random"
+    assert report["seat_win_rates"][0]["wins"] >= 5
+
+
+def test_timeouts_are_counted_when_games_run_long():
+    report = run_playtest(CommonCarrierGame(), 3, seed=1, max_moves=4)
+    assert report["timeouts"] == 3 and report["max_length"] == 4
+    assert report["completion"] == 0 and report["draws"] == 0
+
+
+def test_wilson_interval_known_values():
+    assert wilson_interval(5, 10) == pytest.approx((0.2366, 0.7634), abs=1e-4)
+    assert wilson_interval(50, 100) == pytest.approx((0.4038, 0.5962), abs=1e-4)
+    assert wilson_interval(0, 10) == pytest.approx((0.0, 0.2775), abs=1e-4)
+    assert wilson_interval(10, 10) == pytest.approx((0.7225, 1.0), abs=1e-4)
+    assert wilson_interval(0, 0) == (0.0, 1.0)
+
+
+def test_bad_settings_are_refused():
+    game = CommonCarrierGame()
+    with pytest.raises(CardgenError, match="unknown policy 'clever'"):
+        run_playtest(game, 2, seed=1, policy="clever")
+    with pytest.raises(CardgenError, match="at least 1"):
+        run_playtest(game, 0, seed=1)
+
+
+def test_text_and_json_reports(report):
+    text = format_report(report)
+    assert "seat 1 wins" in text and "tie rate by target" in text and "95% CI" in text
+    assert '"tie_rate_by_target"' in report_json(report)
+
+
+def test_charts_are_written_as_pdf_and_png(report, tmp_path):
+    pdf = draw_report(report, tmp_path / "charts.pdf")
+    assert pdf.read_bytes().startswith(b"%PDF")
+    png = draw_report(report, tmp_path / "out" / "charts.png")
+    assert png.read_bytes().startswith(b"\x89PNG")
+    with pytest.raises(CardgenError, match=r"\.pdf or \.png"):
+        draw_report(report, tmp_path / "charts.svg")
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["charts.pdf", "out"]
+
+
+# --- a tiny simultaneous game: the runner must drive joint actions ---------------
+
+class MatchingPennies(Game):
+    """Both players show a coin at once; player 0 wins on a match. Three rounds."""
+
+    name = "pennies"
+
+    def __init__(self):
+        super().__init__(2)
+
+    def new_initial_state(self, rng: random.Random) -> "PenniesState":
+        return PenniesState()
+
+    def heuristic(self, state: "PenniesState", player: int) -> float:
+        return state.score if player == 0 else -state.score
+
+
+class PenniesState(State):
+    def __init__(self):
+        self.round, self.score = 0, 0
+
+    def current_player(self) -> int:
+        return TERMINAL if self.is_terminal() else SIMULTANEOUS
+
+    def legal_actions(self, player=None):
+        return [] if self.is_terminal() else [0, 1]
+
+    def apply_action(self, action):
+        a, b = action
+        self.score += 1 if a == b else -1
+        self.round += 1
+
+    def is_terminal(self) -> bool:
+        return self.round == 3
+
+    def returns(self):
+        return [1.0, 0.0] if self.score > 0 else [0.0, 1.0]
+
+    def clone(self):
+        other = PenniesState()
+        other.round, other.score = self.round, self.score
+        return other
+
+
+def test_simultaneous_games_get_one_action_per_player():
+    record = play_game(MatchingPennies(), 0, seed=1, seats=["random", "random"])
+    assert record.length == 3 and len(record.branching) == 6
+    assert record.branching == [2] * 6
+    report = run_playtest(MatchingPennies(), 50, seed=2, policy="greedy")
+    assert report["games"] == 50 and report["draws"] == 0
+    assert report["mean_branching"] == 2 and report["multi_choice_share"] == 1
