@@ -322,6 +322,7 @@ def face_drawings(deck: Deck, cards: tuple[Card, ...], template: SheetTemplate,
                 problems.extend(ctx.problems)
         return run
 
+    keys = []
     for card in cards:
         face = f"{card.id}@{card.owner}"
         tint = deck.players[card.owner].color if deck.back.tint_by_player and card.owner >= 0 else None
@@ -330,7 +331,11 @@ def face_drawings(deck: Deck, cards: tuple[Card, ...], template: SheetTemplate,
             drawings[face] = drawer(render_face, card)
         if back not in drawings:
             drawings[back] = drawer(render_back, deck.back, tint)
-        placed.extend([PlacedCard(face, back)] * card.copies)
+        keys.append((PlacedCard(face, back), card.copies))
+    # one of each distinct card, then the next round of copies: Common Carrier's
+    # 10 distinct tiles fill one sheet that repeats, as the original printed it
+    for round_ in range(max((copies for _, copies in keys), default=0)):
+        placed.extend(card for card, copies in keys if copies > round_)
     return drawings, placed
 
 

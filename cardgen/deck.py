@@ -49,14 +49,14 @@ def resolve_deck(name: str) -> Path:
 def load_deck(name: str | Path) -> Deck:
     """Read and check one deck file; raises CardgenError with a location."""
     path = resolve_deck(str(name))
-    doc = load_located(path, _display(path))
+    doc = load_located(path, display_path(path))
     if not isinstance(doc.data, dict):
         raise doc.error((), "a deck file must be a mapping with keys such as deck, name and cards")
     check_schema(doc, DECK_SCHEMA)
     return _DeckReader(doc, path).read()
 
 
-def _display(path: Path) -> str:
+def display_path(path: Path) -> str:
     """The path as the user would recognise it: relative to here when inside."""
     try:
         return str(path.resolve().relative_to(Path.cwd()))
@@ -276,7 +276,7 @@ def read_csv_cards(name: str, folder: Path, where: Location) -> list[Card]:
         raise CardgenError(f"csv file '{name}' not found beside the deck", where)
     if path.stat().st_size > MAX_CSV_BYTES:
         raise CardgenError(f"csv file '{name}' is larger than {MAX_CSV_BYTES} bytes", where)
-    display = _display(path)
+    display = display_path(path)
     try:
         text = path.read_text(encoding="utf-8-sig")
     except UnicodeDecodeError:

@@ -5,7 +5,7 @@ trick may demand the best card of another player; the target complies or
 refuses by claiming higher status, and then the secret status cards decide.
 The first player crowned Magnate (first out of a round) five times is the
 True Magnate and wins. Every reading of the seed text that the original
-leaves open is listed in docs/readings-clusterfuck.md.
+leaves open is listed in docs/rules-readings.md.
 
 Suits never matter to the rules, so a hand is a count per rank and the state
 stays small and cheap to clone.

@@ -6,7 +6,7 @@ agree (both line or both blank) and the cards span at most 5 x 5. A card may
 go on top of another; the top card is the node. A player wins when two nodes
 exist such that every path between them runs over at least ``target`` of
 their links. The readings chosen where the text is open are in
-docs/readings-common-carrier.md; the ones that shape the code are noted here.
+docs/rules-readings.md; the ones that shape the code are noted here.
 
 An action is a whole turn: the tuple of placements ``(card, row, col,
 turned)`` applied together, because only the end-of-turn position has to be

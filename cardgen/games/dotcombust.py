@@ -4,7 +4,7 @@ Every turn all players pass at once, each to the player ``offset`` seats to
 the left, the offset cycling 1, 2, ..., N-1. The receiver answers by the
 rules' four cases (one or two cards, face up or face down). A complete asset
 of n parts scores n-1 points. The readings chosen where the text is open are
-in docs/readings-dotcombust.md; the ones that shape the code are noted here.
+in docs/rules-readings.md; the ones that shape the code are noted here.
 
 Parts of one asset are interchangeable in play: each part exists once and an
 asset is complete when one player holds all n of them, so the rules never
