@@ -160,36 +160,43 @@ def prepare(deck: Deck, settings: BuildSettings) -> Deck:
 
 
 def resolve_options(deck: Deck, overrides: dict[str, Any]) -> dict[str, Any]:
-    """Game defaults, then the deck's, then the command line's; each checked."""
+    """Game defaults, then the deck's, then the command line's; each checked.
+
+    Options the game's engine knows are parsed by its OptionSpecs (one parser
+    for every game); a deck's own extra options take the type of their default.
+    """
     module = game_module(deck.game)
-    specs = {s.name: s for s in getattr(_game_class(module), "option_specs", ())} if module else {}
+    game_class = _game_class(module) if module else None
+    specs = {s.name: s for s in getattr(game_class, "option_specs", ())}
     options = {name: spec.default for name, spec in specs.items()}
-    options.update(deck.options)
-    known = sorted(set(options))
+    where = deck.key_locations.get("options")
+    for key, value in deck.options.items():
+        options[key] = _checked(specs, key, value, where)
+    known = sorted(options)
     for key, value in overrides.items():
         if key not in options:
             from .yamlio import did_you_mean
 
-            listing = ", ".join(known) if known else "none"
             raise CardgenError(f"unknown option '{key}' for deck '{deck.id}'{did_you_mean(key, known)}; "
-                               f"options: {listing}")
-        options[key] = coerce_option(key, value, options[key])
-    for key, spec in specs.items():
-        if spec.choices is not None and options[key] not in spec.choices:
-            raise CardgenError(f"option {key} must be one of {', '.join(map(str, spec.choices))}, "
-                               f"got {options[key]!r}")
-    if deck.game == "clusterfuck":
-        players = options.get("players", 8)
-        if not isinstance(players, int) or not 3 <= players <= 12:
-            raise CardgenError(f"players must be a whole number from 3 to 12, got {players!r}")
+                               f"options: {', '.join(known) if known else 'none'}")
+        options[key] = _checked(specs, key, value, None) if key in specs else coerce_option(key, value, options[key])
     return options
+
+
+def _checked(specs: dict, key: str, value: Any, where) -> Any:
+    if key not in specs:
+        return value
+    try:
+        return specs[key].parse(value)
+    except CardgenError as exc:
+        raise CardgenError(exc.message, where) from None
 
 
 def _game_class(module):
     from .games.base import Game
 
     for value in vars(module).values():
-        if isinstance(value, type) and issubclass(value, Game) and value is not Game:
+        if isinstance(value, type) and issubclass(value, Game) and value is not Game and value.__module__ == module.__name__:
             return value
     return None
 

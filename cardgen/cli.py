@@ -28,6 +28,11 @@ class CardgenGroup(click.Group):
 
             click.echo(f"Error: {exc}", err=True)
             ctx.exit(UNPLAYABLE if isinstance(exc, DeckUnplayable) else BAD_INPUT)
+        except OSError as exc:
+            # an --out folder that cannot be made or written, a full disk
+            where = f"{exc.filename}: " if exc.filename else ""
+            click.echo(f"Error: cannot write {where}{exc.strerror or exc}", err=True)
+            ctx.exit(BAD_INPUT)
 
 
 @click.group(cls=CardgenGroup, context_settings={"help_option_names": ["-h", "--help"]})

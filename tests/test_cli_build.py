@@ -63,7 +63,7 @@ def test_each_distinct_face_is_drawn_once(tmp_path):
     (["--gray", "pbx=two"], "--gray must be all, none or pbx=N,goose=M"),
     (["--option", "target"], "--option must be KEY=VALUE"),
     (["--option", "targte=6"], "did you mean 'target'"),
-    (["--option", "target=six"], "option target must be a whole number"),
+    (["--option", "target=six"], "option 'target' must be a whole number"),
 ])
 def test_bad_input_is_one_line_exit_2_and_no_pdf(cli, tmp_path, args, words):
     result = cli("build", "common-carrier", "--out", tmp_path, *args)
@@ -142,3 +142,10 @@ def test_each_common_carrier_sheet_holds_the_ten_distinct_cards(tmp_path):
     sheets = [placed[i:i + 10] for i in range(0, 40, 10)]
     for sheet in sheets:
         assert len({card.face for card in sheet}) == 10
+
+
+def test_an_out_folder_that_cannot_be_made_is_exit_2(cli, tmp_path):
+    blocker = tmp_path / "file"
+    blocker.write_text("not a folder")
+    result = cli("build", "common-carrier", "--out", blocker / "out")
+    assert result.exit_code == 2 and "cannot write" in result.output

@@ -115,7 +115,7 @@ def test_defaults_are_eight_players_five_rounds_and_a_fifth_bluff():
 
 
 def test_an_unknown_option_is_refused_with_the_known_names():
-    with pytest.raises(CardgenError, match="no option 'blufff'.*bluff, players, rounds_to_win, standard_deck"):
+    with pytest.raises(CardgenError, match="unknown option 'blufff'.*bluff, players, rounds_to_win, standard_deck"):
         ClusterfuckGame(options={"blufff": "0.1"})
 
 

@@ -317,7 +317,7 @@ def test_options_accept_command_line_strings_and_reject_bad_values():
         CommonCarrierGame(options={"target": 21})
     with pytest.raises(CardgenError, match="hole_card.*true or false"):
         CommonCarrierGame(options={"hole_card": "maybe"})
-    with pytest.raises(CardgenError, match="no option 'colour'"):
+    with pytest.raises(CardgenError, match="unknown option 'colour'"):
         CommonCarrierGame(options={"colour": "red"})
     with pytest.raises(CardgenError, match="gray_pbx.*only 4 are printed"):
         CommonCarrierGame(options={"gray_pbx": 5})

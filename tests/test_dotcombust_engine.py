@@ -661,7 +661,7 @@ def test_dotcombust_needs_three_players():
     deck = make_deck(options={"players": 2}).with_(key_locations={"options": where})
     found = errors(check_deck(deck))
     assert [str(f) for f in found] == [
-        "decks/dotcombust.yaml:21:3: error: dotcombust: option 'players' must be a whole "
+        "decks/dotcombust.yaml:21:3: error: option 'players' must be a whole "
         "number from 3 to 12, got 2"]
 
 

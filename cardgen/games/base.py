@@ -8,10 +8,14 @@ The playtest runner drives every game through these verbs only.
 """
 from __future__ import annotations
 
+import difflib
+import math
 import random
 from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
 from typing import Any, Hashable, Sequence
+
+from ..errors import CardgenError
 
 #: ``current_player()`` of a state where every player moves at once.
 SIMULTANEOUS = -2
@@ -23,12 +27,101 @@ Action = Hashable
 
 @dataclass(frozen=True)
 class OptionSpec:
-    """One rule option a game accepts, with its default and a one-line help."""
+    """One rule option a game accepts, with its default and a one-line help.
+
+    The value's type is the default's (bool, int or float; a None default
+    means an optional whole number). ``minimum``/``maximum`` bound numbers,
+    ``choices`` lists the only values allowed, and ``words`` maps words a
+    user may type (``all``) to values.
+    """
 
     name: str
     default: Any
     help: str
     choices: Sequence[Any] | None = None
+    minimum: float | None = None
+    maximum: float | None = None
+    words: tuple[tuple[str, Any], ...] = ()
+
+    def parse(self, value: Any) -> Any:
+        """The checked value of this option from Python or command-line text."""
+        if isinstance(value, str):
+            word = dict(self.words).get(value.strip().lower(), _NO_WORD)
+            if word is not _NO_WORD:
+                return word
+        if value is None and self.default is None:
+            return None
+        if isinstance(self.default, bool):
+            parsed = _parse_bool(value)
+            if parsed is None:
+                raise self._error("true or false", value)
+            return parsed
+        number = _parse_number(value, whole=not isinstance(self.default, float))
+        if number is None or (self.minimum is not None and number < self.minimum) \
+                or (self.maximum is not None and number > self.maximum):
+            raise self._error(self._allowed(), value)
+        if self.choices is not None and number not in self.choices:
+            raise self._error(self._allowed(), value)
+        return number
+
+    def _allowed(self) -> str:
+        if self.choices is not None:
+            return "one of " + ", ".join(str(c) for c in self.choices)
+        noun = "a number" if isinstance(self.default, float) else "a whole number"
+        if self.minimum is not None and self.maximum is not None:
+            return f"{noun} from {self.minimum:g} to {self.maximum:g}"
+        if self.minimum is not None:
+            return f"{noun} of at least {self.minimum:g}"
+        return noun
+
+    def _error(self, allowed: str, value: Any) -> CardgenError:
+        return CardgenError(f"option '{self.name}' must be {allowed}, got {value!r}")
+
+
+def parse_options(game: str, specs: Sequence[OptionSpec], options: dict[str, Any] | None) -> dict[str, Any]:
+    """Every option of ``specs`` at its default, then ``options`` checked on top.
+
+    One parser for every game, so ``--option`` behaves the same everywhere.
+    """
+    by_name = {spec.name: spec for spec in specs}
+    parsed = {spec.name: spec.default for spec in specs}
+    for name, value in (options or {}).items():
+        spec = by_name.get(name)
+        if spec is None:
+            close = difflib.get_close_matches(name, list(by_name), n=1)
+            hint = f" (did you mean '{close[0]}'?)" if close else ""
+            raise CardgenError(f"unknown option '{name}' for {game}{hint}; options: {', '.join(sorted(by_name))}")
+        parsed[name] = spec.parse(value)
+    return parsed
+
+
+_NO_WORD = object()
+_TRUE = ("true", "yes", "on", "1")
+_FALSE = ("false", "no", "off", "0")
+
+
+def _parse_bool(value: Any) -> bool | None:
+    if isinstance(value, bool):
+        return value
+    if isinstance(value, str) and value.strip().lower() in _TRUE + _FALSE:
+        return value.strip().lower() in _TRUE
+    return None
+
+
+def _parse_number(value: Any, whole: bool) -> float | int | None:
+    """A finite number from ``value``; for whole numbers, only integers or digits."""
+    if isinstance(value, bool):
+        return None
+    if whole:
+        if isinstance(value, int):
+            return value
+        text = value.strip() if isinstance(value, str) else ""
+        return int(text) if text.lstrip("+-").isdigit() else None
+    try:
+        number = float(value.strip()) if isinstance(value, str) else float(value)
+    except (TypeError, ValueError):
+        return None
+    return None if math.isnan(number) or math.isinf(number) else number
 
 
 class Game(ABC):

@@ -12,12 +12,12 @@ stays small and cheap to clone.
 """
 from __future__ import annotations
 
-import math
 import random
 from typing import Any, Callable
 
 from ..errors import CardgenError
 from ..findings import Finding
+from . import base
 from .base import TERMINAL, Game, OptionSpec, State
 
 # ---------------------------------------------------------------- cards
@@ -73,65 +73,10 @@ def _check_player_count(players: Any) -> None:
 # ---------------------------------------------------------------- options
 
 
-def _read_bool(value: Any) -> bool:
-    if isinstance(value, bool):
-        return value
-    if isinstance(value, int) and value in (0, 1):
-        return bool(value)
-    if isinstance(value, str):
-        word = value.strip().lower()
-        if word in ("true", "yes", "on", "1"):
-            return True
-        if word in ("false", "no", "off", "0"):
-            return False
-    raise ValueError
-
-
-def _read_int(low: int, high: int) -> Callable[[Any], int]:
-    def read(value: Any) -> int:
-        if isinstance(value, bool):
-            raise ValueError
-        if isinstance(value, float) and value.is_integer():
-            value = int(value)
-        number = int(value.strip()) if isinstance(value, str) else value
-        if not isinstance(number, int) or not low <= number <= high:
-            raise ValueError
-        return number
-
-    return read
-
-
-def _read_share(value: Any) -> float:
-    if isinstance(value, bool):
-        raise ValueError
-    number = float(value.strip()) if isinstance(value, str) else float(value)
-    if math.isnan(number) or not 0.0 <= number <= 1.0:
-        raise ValueError
-    return number
-
-
-#: option name -> (reader, allowed values as said in an error message)
-_OPTION_READERS: dict[str, tuple[Callable[[Any], Any], str]] = {
-    "players": (_read_int(MIN_PLAYERS, MAX_PLAYERS), f"a whole number from {MIN_PLAYERS} to {MAX_PLAYERS}"),
-    "rounds_to_win": (_read_int(1, 20), "a whole number from 1 to 20"),
-    "bluff": (_read_share, "a number from 0 to 1"),
-    "standard_deck": (_read_bool, "true or false"),
-}
-
-
 def read_options(options: dict[str, Any] | None) -> dict[str, Any]:
-    """Checked option values from parsed values or command-line strings."""
-    result: dict[str, Any] = {}
-    for name, value in (options or {}).items():
-        if name not in _OPTION_READERS:
-            known = ", ".join(sorted(_OPTION_READERS))
-            raise CardgenError(f"clusterfuck has no option '{name}' (options: {known})")
-        reader, allowed = _OPTION_READERS[name]
-        try:
-            result[name] = reader(value)
-        except (TypeError, ValueError):
-            raise CardgenError(f"option '{name}' must be {allowed}, got {value!r}") from None
-    return result
+    """Checked values of just the options given, from Python or command-line strings."""
+    parsed = base.parse_options("clusterfuck", ClusterfuckGame.option_specs, options)
+    return {name: parsed[name] for name in (options or {})}
 
 
 # ---------------------------------------------------------------- actions
@@ -188,9 +133,12 @@ class ClusterfuckGame(Game):
 
     name = "clusterfuck"
     option_specs = (
-        OptionSpec("players", DEFAULT_PLAYERS, f"number of players ({MIN_PLAYERS}..{MAX_PLAYERS}; fewer than 5 is not advised)"),
-        OptionSpec("rounds_to_win", 5, "rounds a player must win as Magnate to become the True Magnate (1..20)"),
-        OptionSpec("bluff", 0.2, "chance a greedy player refuses a demand it would lose (0..1)"),
+        OptionSpec("players", DEFAULT_PLAYERS, f"number of players ({MIN_PLAYERS}..{MAX_PLAYERS}; "
+                   "fewer than 5 is not advised)", minimum=MIN_PLAYERS, maximum=MAX_PLAYERS),
+        OptionSpec("rounds_to_win", 5, "rounds a player must win as Magnate to become the True Magnate (1..20)",
+                   minimum=1, maximum=20),
+        OptionSpec("bluff", 0.2, "chance a greedy player refuses a demand it would lose (0..1)",
+                   minimum=0.0, maximum=1.0),
         OptionSpec("standard_deck", False, "also print a 52-card deck and a reference card (printing only)"),
     )
 
@@ -319,7 +267,8 @@ class ClusterfuckGame(Game):
 
 def game_from_deck(deck: Any, options: dict[str, Any] | None = None) -> ClusterfuckGame:
     """The engine for a built deck: the deck's options, overridden by ``options``."""
-    merged = {k: v for k, v in (deck.options or {}).items() if k in _OPTION_READERS}
+    names = {spec.name for spec in ClusterfuckGame.option_specs}
+    merged = {k: v for k, v in (deck.options or {}).items() if k in names}
     merged = read_options(merged)
     merged.update(read_options(options))
     return ClusterfuckGame(merged.get("players", DEFAULT_PLAYERS), merged)

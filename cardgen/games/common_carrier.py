@@ -23,6 +23,7 @@ from typing import Any, Iterator, Mapping, Sequence
 
 from ..errors import CardgenError
 from ..findings import Finding
+from . import base
 from .base import TERMINAL, Game, OptionSpec, State
 
 # --- cards ---------------------------------------------------------------
@@ -65,14 +66,17 @@ def pattern_name(mask: int) -> str:
 # --- options -------------------------------------------------------------
 
 OPTION_SPECS = (
-    OptionSpec("target", 7, "links of yours every path between two nodes must use to win (1..20)"),
+    OptionSpec("target", 7, "links of yours every path between two nodes must use to win (1..20)",
+               minimum=1, maximum=20),
     OptionSpec("hole_card", False, "draw one extra card at the start: play 2 of 3 each turn"),
     OptionSpec("endgame", False, "with an empty deck, play one card per turn"),
     OptionSpec("tie_resolution", 0,
                "0 none; 1 best own path wins (then most own links); 2 most own links wins",
                choices=(0, 1, 2)),
-    OptionSpec("gray_pbx", None, "PBX cards each player shuffles in (default: half of 4 gray)"),
-    OptionSpec("gray_goose", None, "goose eggs each player shuffles in (default: the rest of 4 gray)"),
+    OptionSpec("gray_pbx", None, "PBX cards each player shuffles in (default: half of 4 gray)",
+               minimum=0, maximum=40),
+    OptionSpec("gray_goose", None, "goose eggs each player shuffles in (default: the rest of 4 gray)",
+               minimum=0, maximum=40),
 )
 OPTION_NAMES = tuple(spec.name for spec in OPTION_SPECS)
 DEFAULT_GRAY = 4
@@ -80,44 +84,7 @@ DEFAULT_GRAY = 4
 
 def parse_options(options: Mapping[str, Any] | None) -> dict[str, Any]:
     """Options as given in Python or as ``key=value`` strings from the command line."""
-    parsed: dict[str, Any] = {spec.name: spec.default for spec in OPTION_SPECS}
-    for name, value in (options or {}).items():
-        if name not in OPTION_NAMES:
-            raise CardgenError(f"common-carrier has no option '{name}'; "
-                               f"options are: {', '.join(OPTION_NAMES)}")
-        if name in ("hole_card", "endgame"):
-            parsed[name] = _parse_bool(name, value)
-        elif name == "target":
-            parsed[name] = _parse_int(name, value, 1, 20)
-        elif name == "tie_resolution":
-            parsed[name] = _parse_int(name, value, 0, 2)
-        else:
-            parsed[name] = None if value is None else _parse_int(name, value, 0, 40)
-    return parsed
-
-
-def _parse_bool(name: str, value: Any) -> bool:
-    if isinstance(value, bool):
-        return value
-    text = str(value).strip().lower()
-    if text in ("true", "yes", "on", "1"):
-        return True
-    if text in ("false", "no", "off", "0"):
-        return False
-    raise CardgenError(f"option '{name}' must be true or false, got {value!r}")
-
-
-def _parse_int(name: str, value: Any, low: int, high: int) -> int:
-    try:
-        if isinstance(value, bool):
-            raise ValueError
-        number = int(value) if isinstance(value, int) else int(str(value).strip())
-    except ValueError:
-        raise CardgenError(f"option '{name}' must be a whole number from {low} to {high}, "
-                           f"got {value!r}") from None
-    if not low <= number <= high:
-        raise CardgenError(f"option '{name}' must be from {low} to {high}, got {number}")
-    return number
+    return base.parse_options("common-carrier", OPTION_SPECS, dict(options or {}))
 
 
 # --- building a game from a deck ----------------------------------------

@@ -20,6 +20,7 @@ from typing import Any, Mapping, NamedTuple, Sequence
 
 from ..errors import CardgenError
 from ..findings import Finding
+from . import base
 from .base import SIMULTANEOUS, TERMINAL, Game, OptionSpec, State
 
 #: the sizes of a stand-in deck when no Deck is given: 16 assets, 80 cards
@@ -52,15 +53,16 @@ MIN_PLAYERS, MAX_PLAYERS = 3, 12
 BITTER_END_PATIENCE_ROUNDS = 5
 
 OPTION_SPECS = (
-    OptionSpec("players", 4, "number of players (3 to 12)"),
-    OptionSpec("assets", 0, "smaller deck: keep only the first N assets (0: all)"),
+    OptionSpec("players", 4, "number of players (3 to 12)", minimum=MIN_PLAYERS, maximum=MAX_PLAYERS),
+    OptionSpec("assets", 0, "smaller deck: keep only the first N assets (0: all)", minimum=0,
+               words=(("all", 0),)),
     OptionSpec("no_tagbacks", False,
                "no passing an asset to the player who just took part of it from you"),
     OptionSpec("bitter_end", False,
                "a player with one card gives it away; play on until it is pointless"),
     OptionSpec("both_barrels", False,
                "two face-down cards of different assets may be passed as one play"),
-    OptionSpec("turn_limit", 0, "end the game after this many turns (0: no limit)"),
+    OptionSpec("turn_limit", 0, "end the game after this many turns (0: no limit)", minimum=0),
 )
 
 
@@ -147,13 +149,7 @@ def check_deck(deck: Any) -> list[Finding]:
 
 def parse_options(options: Mapping[str, Any] | None) -> dict[str, Any]:
     """Rule options from Python values or command-line strings, checked."""
-    parsed = {spec.name: spec.default for spec in OPTION_SPECS}
-    for name, value in (options or {}).items():
-        if name not in _OPTION_NAMES:
-            raise CardgenError(f"dotcombust: unknown option '{name}' "
-                               f"(known: {', '.join(sorted(_OPTION_NAMES))})")
-        parsed[name] = _PARSERS[name](name, value)
-    return parsed
+    return base.parse_options("dotcombust", OPTION_SPECS, dict(options or {}))
 
 
 class DotcombustGame(Game):
@@ -549,47 +545,6 @@ class DotcombustState(State):
 # -- option parsing and deck reading ---------------------------------------------
 
 _OPTION_NAMES = frozenset(spec.name for spec in OPTION_SPECS)
-_TRUE = {"true", "yes", "on", "1"}
-_FALSE = {"false", "no", "off", "0"}
-
-
-def _parse_bool(name: str, value: Any) -> bool:
-    if isinstance(value, bool):
-        return value
-    if isinstance(value, str) and value.strip().lower() in _TRUE | _FALSE:
-        return value.strip().lower() in _TRUE
-    raise CardgenError(f"dotcombust: option '{name}' must be true or false, got {value!r}")
-
-
-def _parse_int(name: str, value: Any, low: int, high: int | None, what: str) -> int:
-    number: int | None = None
-    if isinstance(value, int) and not isinstance(value, bool):
-        number = value
-    elif isinstance(value, str) and value.strip().lstrip("+").isdigit():
-        number = int(value.strip())
-    if number is None or number < low or (high is not None and number > high):
-        raise CardgenError(f"dotcombust: option '{name}' must be {what}, got {value!r}")
-    return number
-
-
-def _parse_assets(name: str, value: Any) -> int:
-    """How many assets to keep, the first ones in deck order; 0 keeps all."""
-    if value is None or (isinstance(value, str) and value.strip().lower() == "all"):
-        return 0
-    return _parse_int(name, value, 0, None, "a whole number of assets to keep (0 or 'all': all)")
-
-
-_PARSERS = {
-    "players": lambda n, v: _parse_int(n, v, MIN_PLAYERS, MAX_PLAYERS,
-                                       f"a whole number from {MIN_PLAYERS} to {MAX_PLAYERS}"),
-    "assets": _parse_assets,
-    "no_tagbacks": _parse_bool,
-    "bitter_end": _parse_bool,
-    "both_barrels": _parse_bool,
-    "turn_limit": lambda n, v: _parse_int(n, v, 0, None, "a whole number, 0 for no limit"),
-}
-
-
 def _keep_assets(names: list[str], keep: int) -> list[str]:
     if keep > len(names):
         raise CardgenError(f"dotcombust: option 'assets' must be at most "

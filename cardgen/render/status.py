@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from ..colors import ink_on
 from . import text
-from .common import INK, band, fitted
+from .common import INK, fitted
 
 TOP_COLOR = (0.80, 0.64, 0.16)
 BOTTOM_COLOR = (0.45, 0.12, 0.12)
