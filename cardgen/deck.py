@@ -97,7 +97,7 @@ class _DeckReader:
             id=data["deck"],
             name=data["name"],
             game=game,
-            path=self.path,
+            path=Path(display_path(self.path)),
             orientation=data.get("orientation", "landscape"),
             players=players,
             per_player=per_player,

@@ -125,7 +125,11 @@ def format_report(report: dict[str, Any]) -> str:
                   f"{report['moves_per_second']:.0f} moves/s"),
     ]
     for key, value in report.get("game_figures", {}).items():
-        rows.append((key.replace("_", " "), _fmt(value)))
+        text = _fmt(value)
+        if key == "tie_rate_by_target" and None in value.values():
+            # a game ends when the run's own target is reached, so higher ones are unknown
+            text += "  (n/a: above this run's target; run with --option target=8 to see all)"
+        rows.append((key.replace("_", " "), text))
     width = max(len(name) for name, _ in rows)
     lines += [f"  {name.ljust(width)}  {text}" for name, text in rows]
     return "\n".join(lines)

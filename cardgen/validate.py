@@ -50,9 +50,7 @@ class DeckReport:
 
 def validate_deck(deck: Deck, template: SheetTemplate, playtest_games: int = PLAYTEST_GAMES) -> DeckReport:
     """Structural checks, then (when those pass) a short seeded playtest."""
-    from .deck import display_path
-
-    report = DeckReport(deck.id, display_path(deck.path), structural_findings(deck, template))
+    report = DeckReport(deck.id, str(deck.path), structural_findings(deck, template))
     module = game_module(deck.game)
     if report.playable and module is not None and playtest_games > 0:
         report.playtest, findings = _short_playtest(deck, module, playtest_games)
