@@ -149,3 +149,47 @@ def test_an_out_folder_that_cannot_be_made_is_exit_2(cli, tmp_path):
     blocker.write_text("not a folder")
     result = cli("build", "common-carrier", "--out", blocker / "out")
     assert result.exit_code == 2 and "cannot write" in result.output
+
+
+@pytest.mark.parametrize("deck, extra", [
+    ("common-carrier", []),
+    ("dotcombust", []),
+    ("clusterfuck", ["--option", "standard_deck=true"]),
+])
+@pytest.mark.parametrize("sheet", ["letter-10up", "a4-10up"])
+@pytest.mark.parametrize("duplex", ["long", "short"])
+def test_every_bundled_deck_builds_on_both_sheets_and_both_flips(cli, tmp_path, deck, extra, sheet, duplex):
+    result = cli("build", deck, "--out", tmp_path, "--sheet", sheet, "--duplex", duplex, *extra)
+    assert result.exit_code == 0, result.output
+    for pdf in tmp_path.glob("*.pdf"):
+        pages = pdf_pages(pdf)
+        assert pages >= 2 and pages % 2 == 0  # every fronts page has its backs page
+
+
+def test_the_embedded_font_covers_latin_1():
+    from reportlab.pdfbase import pdfmetrics
+
+    from cardgen.render import text
+
+    text.register_fonts()
+    for name in (text.REGULAR, text.BOLD):
+        face = pdfmetrics.getFont(name).face
+        missing = [chr(c) for c in list(range(0x20, 0x7F)) + list(range(0xA1, 0x100))
+                   if c not in face.charToGlyph]
+        assert not missing, (name, missing)
+
+
+def test_portrait_decks_are_drawn_upright_in_landscape_slots(cli, tmp_path):
+    deck = tmp_path / "tall.yaml"
+    deck.write_text("deck: tall\nname: Tall\norientation: portrait\ncards:\n"
+                    "  - {id: a, title: Tall card, text: 'Drawn 2 in wide and 3.5 in high.', color: '#008000'}\n")
+    result = cli("build", deck, "--out", tmp_path, "--duplex", "off")
+    assert result.exit_code == 0, result.output
+    pdf = pdfium.PdfDocument(str(tmp_path / "tall.pdf"))
+    image = pdf[0].render(scale=1).to_pil().convert("RGB")
+    slot = load_template("letter-10up").front_slot(0)
+    # turned a quarter left, the title band along the card's top edge is the slot's left side
+    left_middle = image.getpixel((int(slot.x + 10), int(792 - slot.y - slot.height / 2)))
+    right_middle = image.getpixel((int(slot.x + slot.width - 10), int(792 - slot.y - slot.height / 2)))
+    assert left_middle[1] > 100 and left_middle[0] < 60, left_middle
+    assert right_middle == (255, 255, 255)

@@ -157,7 +157,7 @@ def _crown(c, x, y, r, fill, ink):
 def _coin(c, x, y, r, fill, ink):
     c.circle(x, y, r * 0.9, stroke=1, fill=1)
     c.circle(x, y, r * 0.65, stroke=1, fill=0)
-    c.setFont("Helvetica-Bold", r * 0.9)
+    c.setFont("CardgenVeraBold", r * 0.9)
     c.setFillColorRGB(*ink)
     c.drawCentredString(x, y - r * 0.32, "$")
 
