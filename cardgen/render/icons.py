@@ -8,6 +8,8 @@ from __future__ import annotations
 import math
 from typing import Callable
 
+from . import text
+
 RGB = tuple[float, float, float]
 Icon = Callable[..., None]
 
@@ -157,7 +159,7 @@ def _crown(c, x, y, r, fill, ink):
 def _coin(c, x, y, r, fill, ink):
     c.circle(x, y, r * 0.9, stroke=1, fill=1)
     c.circle(x, y, r * 0.65, stroke=1, fill=0)
-    c.setFont("CardgenVeraBold", r * 0.9)
+    c.setFont(text.BOLD, r * 0.9)
     c.setFillColorRGB(*ink)
     c.drawCentredString(x, y - r * 0.32, "$")
 
