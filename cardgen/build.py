@@ -153,9 +153,12 @@ def prepare(deck: Deck, settings: BuildSettings) -> Deck:
                                                     default=True):
         cards += _standard_deck(deck)
     if deck.per_player:
-        cards = [c.with_(owner=i, color=p.color if c.kind == "tile" else c.color)
-                 for i, p in enumerate(deck.players) for c in cards if c.kind == "tile"] + \
-                [c for c in cards if c.kind != "tile"]
+        # each player gets their own copy of the playing cards, in their colour;
+        # reference cards are shared and go into every player's PDF
+        owned = [c for c in cards if c.kind != "reference"]
+        shared = [c for c in cards if c.kind == "reference"]
+        cards = [c.with_(owner=i, color=p.color if c.kind == "tile" or c.color is None else c.color)
+                 for i, p in enumerate(deck.players) for c in owned] + shared
     return deck.with_(cards=tuple(cards))
 
 

@@ -51,6 +51,16 @@ def _sheet_names() -> list[str]:
     return template_names()
 
 
+def rule_options(pairs: tuple[str, ...], players: int | None) -> dict[str, str]:
+    """``--option KEY=VALUE`` pairs, with ``--players N`` as the players option."""
+    from .build import parse_option_pairs
+
+    overrides = parse_option_pairs(pairs)
+    if players is not None:
+        overrides["players"] = str(players)
+    return overrides
+
+
 @main.command()
 @click.argument("decks", nargs=-1, metavar="[DECK]...")
 @click.option("--out", "out_dir", type=click.Path(file_okay=False, path_type=Path), default=Path("output"),
@@ -78,12 +88,10 @@ def build(decks, out_dir, sheet, duplex, back_offset, colors, gray, players, opt
     Each fronts page is followed by its backs page. Per-player decks (Common
     Carrier) give one PDF per player, named after deck and player.
     """
-    from .build import BuildSettings, build_decks, parse_back_offset, parse_option_pairs
+    from .build import BuildSettings, build_decks, parse_back_offset
     from .deck import bundled_decks
 
-    overrides = parse_option_pairs(options)
-    if players is not None:
-        overrides["players"] = str(players)
+    overrides = rule_options(options, players)
     settings = BuildSettings(sheet=sheet, duplex=duplex, back_offset=parse_back_offset(back_offset),
                              colors=tuple(colors), gray=gray, options=overrides, validate=not no_validate)
     names = list(decks) or list(bundled_decks())
@@ -167,14 +175,12 @@ def new(name, parent):
 @click.option("--json", "as_json", is_flag=True, help="Print the findings as JSON.")
 def validate(decks, sheet, players, gray, options, games, as_json):
     """Check that DECKs can be played: exit 0 if all can, 1 if one cannot, 2 on bad input."""
-    from .build import BuildSettings, parse_option_pairs, prepare
+    from .build import BuildSettings, prepare
     from .deck import bundled_decks, load_deck
     from .sheets import load_template
     from .validate import validate_deck
 
-    overrides = parse_option_pairs(options)
-    if players is not None:
-        overrides["players"] = str(players)
+    overrides = rule_options(options, players)
     settings = BuildSettings(sheet=sheet, gray=gray, options=overrides)
     template = load_template(sheet)
     names = list(decks) or list(bundled_decks())
@@ -212,14 +218,12 @@ def validate(decks, sheet, players, gray, options, games, as_json):
               help="Also draw the figures as charts to FILE.pdf or FILE.png.")
 def playtest(deck, games, seed, policy, vs, jobs, players, options, as_json, report_path):
     """Simulate many seeded games of DECK and report how they went."""
-    from .build import BuildSettings, parse_option_pairs, prepare
+    from .build import BuildSettings, prepare
     from .deck import load_deck
     from .games import game_module
     from .playtest import draw_report, format_report, report_json, run_playtest
 
-    overrides = parse_option_pairs(options)
-    if players is not None:
-        overrides["players"] = str(players)
+    overrides = rule_options(options, players)
     built = prepare(load_deck(deck), BuildSettings(options=overrides))
     module = game_module(built.game)
     if module is None:

@@ -193,3 +193,15 @@ def test_portrait_decks_are_drawn_upright_in_landscape_slots(cli, tmp_path):
     right_middle = image.getpixel((int(slot.x + slot.width - 10), int(792 - slot.y - slot.height / 2)))
     assert left_middle[1] > 100 and left_middle[0] < 60, left_middle
     assert right_middle == (255, 255, 255)
+
+
+def test_a_generic_per_player_deck_gives_each_player_their_own_pdf(cli, tmp_path):
+    deck = tmp_path / "duel.yaml"
+    deck.write_text("deck: duel\nname: Duel\nper_player: true\nback: {tint: player}\n"
+                    "players:\n  - {name: North, color: navy}\n  - {name: South, color: maroon}\n"
+                    "cards:\n  - {id: strike, title: Strike, copies: 3}\n"
+                    "  - {id: rules, kind: reference, title: Rules, lines: [Strike first.]}\n")
+    result = cli("build", deck, "--out", tmp_path)
+    assert result.exit_code == 0, result.output
+    assert sorted(p.name for p in tmp_path.glob("*.pdf")) == ["duel-north.pdf", "duel-south.pdf"]
+    assert result.output.count("4 cards") == 2
