@@ -113,3 +113,15 @@ def test_art_may_not_escape_the_deck_folder(tmp_path):
 def test_yaml_tags_that_build_objects_are_refused(tmp_path):
     err = error_of(write(tmp_path, GOOD.replace("name: Tiny", "name: !!python/object:os.system x")))
     assert "unsupported YAML tag" in err.message and err.location.line == 2
+
+
+def test_cards_made_by_the_build_may_not_be_written_by_hand(tmp_path):
+    err = error_of(write(tmp_path, "deck: t\nname: T\ncards:\n  - {id: a, kind: playing}\n"))
+    assert err.location.line == 4 and "kind must be one of 'tile', 'reference', 'generic'" in err.message
+
+
+def test_placeholders_fill_known_options_and_leave_other_braces_alone():
+    from cardgen.render.reference import fill
+
+    assert fill("Reach {target} links", {"target": 6}) == "Reach 6 links"
+    assert fill("Set {x {0} {a.b} {nope}", {"target": 6}) == "Set {x {0} {a.b} {nope}"
