@@ -43,6 +43,8 @@ class BuildSettings:
     options: dict[str, Any] = field(default_factory=dict)
     #: run the structural checks first and refuse an unplayable deck
     validate: bool = True
+    #: all fronts pages first, then all backs pages
+    backs_at_end: bool = False
 
 
 @dataclass(frozen=True)
@@ -352,7 +354,7 @@ def face_drawings(deck: Deck, cards: tuple[Card, ...], template: SheetTemplate,
 def write_output(deck: Deck, output: Output, template: SheetTemplate, settings: BuildSettings) -> int:
     drawings, placed = face_drawings(deck, output.cards, template)
     layout = Layout(template, settings.duplex, (mm(settings.back_offset[0]), mm(settings.back_offset[1])),
-                    portrait=not deck.landscape)
+                    portrait=not deck.landscape, backs_at_end=settings.backs_at_end)
     who = f" - {output.player.name}" if output.player else ""
     return write_pdf(output.path, layout, drawings, placed, title=f"{deck.name}{who}",
                      label=f"{deck.name}{who}")

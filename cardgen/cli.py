@@ -81,8 +81,12 @@ def rule_options(pairs: tuple[str, ...], players: int | None) -> dict[str, str]:
               "per player (Clusterfuck: 3 to 12, default 8).")
 @click.option("--option", "options", multiple=True, metavar="KEY=VALUE",
               help="A rule option, e.g. target=6, assets=12, standard_deck=true. Repeatable.")
+@click.option("--backs-at-end", is_flag=True,
+              help="All fronts pages first, then all backs pages, for printers without duplex: print the "
+                   "fronts, turn the stack over as your --duplex flip says, and print the backs.")
 @click.option("--no-validate", is_flag=True, help="Print even a deck that fails the structural checks.")
-def build(decks, out_dir, sheet, duplex, back_offset, colors, gray, players, options, no_validate):
+def build(decks, out_dir, sheet, duplex, back_offset, colors, gray, players, options, backs_at_end,
+          no_validate):
     """Build printable PDFs of DECKs (bundled ids or .yaml files; none: every bundled deck).
 
     Each fronts page is followed by its backs page. Per-player decks (Common
@@ -93,7 +97,8 @@ def build(decks, out_dir, sheet, duplex, back_offset, colors, gray, players, opt
 
     overrides = rule_options(options, players)
     settings = BuildSettings(sheet=sheet, duplex=duplex, back_offset=parse_back_offset(back_offset),
-                             colors=tuple(colors), gray=gray, options=overrides, validate=not no_validate)
+                             colors=tuple(colors), gray=gray, options=overrides, validate=not no_validate,
+                             backs_at_end=backs_at_end)
     names = list(decks) or list(bundled_decks())
     for result in build_decks(names, out_dir, settings):
         for warning in result.warnings:

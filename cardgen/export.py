@@ -43,6 +43,8 @@ class Layout:
     back_offset: tuple[float, float] = (0.0, 0.0)
     #: cards are portrait: drawn upright in a box turned 90 degrees in the slot
     portrait: bool = False
+    #: all fronts pages first, then all backs pages (for printing the backs by hand)
+    backs_at_end: bool = False
 
 
 def write_pdf(path: Path, layout: Layout, drawings: dict[str, Drawer], cards: Sequence[PlacedCard],
@@ -86,23 +88,26 @@ def _write(target: Path, layout: Layout, drawings: dict[str, Drawer], cards: Seq
         canvas.endForm()
     per = t.per_sheet
     sheets = max(1, -(-len(cards) // per))
-    pages = 0
-    for sheet in range(sheets):
-        chunk = cards[sheet * per:(sheet + 1) * per]
-        for index, card in enumerate(chunk):
-            _place(canvas, t.front_slot(index), forms[card.face], layout)
-        _crop_marks(canvas, t)
-        _label(canvas, t, f"{label}  sheet {sheet + 1}/{sheets}  fronts")
+    chunks = [cards[sheet * per:(sheet + 1) * per] for sheet in range(sheets)]
+    order = [(sheet, side) for sheet in range(sheets) for side in _sides(layout)]
+    if layout.backs_at_end:
+        order.sort(key=lambda page: page[1] == "backs")
+    for sheet, side in order:
+        for index, card in enumerate(chunks[sheet]):
+            if side == "fronts":
+                _place(canvas, t.front_slot(index), forms[card.face], layout)
+            elif card.back:
+                _place(canvas, t.back_slot(index, layout.duplex, layout.back_offset), forms[card.back], layout)
+        if side == "fronts":
+            _crop_marks(canvas, t)
+            _label(canvas, t, f"{label}  sheet {sheet + 1}/{sheets}  fronts")
         canvas.showPage()
-        pages += 1
-        if layout.duplex != "off":
-            for index, card in enumerate(chunk):
-                if card.back:
-                    _place(canvas, t.back_slot(index, layout.duplex, layout.back_offset), forms[card.back], layout)
-            canvas.showPage()
-            pages += 1
     canvas.save()
-    return pages
+    return len(order)
+
+
+def _sides(layout: Layout) -> tuple[str, ...]:
+    return ("fronts",) if layout.duplex == "off" else ("fronts", "backs")
 
 
 def _place(canvas: Canvas, slot: Slot, form: str, layout: Layout) -> None:

@@ -205,3 +205,12 @@ def test_a_generic_per_player_deck_gives_each_player_their_own_pdf(cli, tmp_path
     assert result.exit_code == 0, result.output
     assert sorted(p.name for p in tmp_path.glob("*.pdf")) == ["duel-north.pdf", "duel-south.pdf"]
     assert result.output.count("4 cards") == 2
+
+
+def test_backs_at_end_puts_every_fronts_page_first(tmp_path):
+    build_decks(["common-carrier"], tmp_path, BuildSettings(backs_at_end=True, colors=("#00a000",)))
+    pdf = pdfium.PdfDocument(str(tmp_path / "common-carrier-player-1.pdf"))
+    assert len(pdf) == 10
+    texts = [pdf[i].get_textpage().get_text_range() for i in range(10)]
+    assert all("fronts" in t for t in texts[:5])
+    assert not any("fronts" in t for t in texts[5:])
