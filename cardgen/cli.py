@@ -28,6 +28,10 @@ class CardgenGroup(click.Group):
 
             click.echo(f"Error: {exc}", err=True)
             ctx.exit(UNPLAYABLE if isinstance(exc, DeckUnplayable) else BAD_INPUT)
+        except BrokenPipeError:
+            # output piped into `head` and the like: not an error
+            sys.stderr.close()
+            ctx.exit(0)
         except OSError as exc:
             # an --out folder that cannot be made or written, a full disk
             where = f"{exc.filename}: " if exc.filename else ""
@@ -111,14 +115,21 @@ def build(decks, out_dir, sheet, duplex, back_offset, colors, gray, players, opt
 @main.command("list")
 def list_() -> None:
     """Show the bundled decks, sheet templates and built-in icons."""
+    from .build import BuildSettings, plan_outputs, prepare
     from .deck import bundled_decks, load_deck
     from .render.icons import ICONS
     from .sheets import load_template
 
-    click.echo("Decks:")
+    click.echo("Decks (as `cardgen build` prints them by default):")
     for name in bundled_decks():
-        deck = load_deck(name)
-        click.echo(f"  {name:16} {deck.name} ({deck.game}), {deck.total_cards()} cards defined")
+        deck = prepare(load_deck(name), BuildSettings())
+        outputs = plan_outputs(deck, Path("."))
+        counts = sorted({sum(c.copies for c in o.cards) for o in outputs})
+        cards = f"{counts[0]} cards" + (f" per player, {len(outputs)} PDFs" if deck.per_player else "")
+        click.echo(f"  {name:16} {deck.name}: {cards}")
+        if deck.options:
+            click.echo(f"  {'':16} options: " + ", ".join(
+                f"{k}={'auto' if v is None else v}" for k, v in deck.options.items()))
     click.echo("Sheets:")
     for name in _sheet_names():
         t = load_template(name)
