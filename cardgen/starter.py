@@ -103,7 +103,7 @@ orientation: landscape
 back:
   title: "{title}"
   subtitle: a deck of my own
-  icon: star
+  image: cardgen-logo.png   # found in cardgen's bundled art folder
   color: "#283593"
 style:
   accent: "#283593"
