@@ -16,6 +16,7 @@ from .errors import CardgenError
 from .export import Layout, PlacedCard, write_pdf
 from .findings import Finding
 from .games import game_module
+from .games.base import OptionSpec
 from .model import Card, Deck, Player
 from .render import RenderContext, render_back, render_face
 from .render.reference import option_on
@@ -184,7 +185,8 @@ def resolve_options(deck: Deck, overrides: dict[str, Any]) -> dict[str, Any]:
 
             raise CardgenError(f"unknown option '{key}' for deck '{deck.id}'{did_you_mean(key, known)}; "
                                f"options: {', '.join(known) if known else 'none'}")
-        options[key] = _checked(specs, key, value, None) if key in specs else coerce_option(key, value, options[key])
+        spec = specs.get(key) or OptionSpec(key, options[key], "an option of this deck")
+        options[key] = spec.parse(value)
     return options
 
 
@@ -204,31 +206,6 @@ def _game_class(module):
         if isinstance(value, type) and issubclass(value, Game) and value is not Game and value.__module__ == module.__name__:
             return value
     return None
-
-
-def coerce_option(key: str, value: Any, default: Any) -> Any:
-    """Parse command-line text to the type of the option's default."""
-    if not isinstance(value, str):
-        return value
-    text = value.strip()
-    if isinstance(default, bool):
-        low = text.lower()
-        if low in ("true", "yes", "on", "1"):
-            return True
-        if low in ("false", "no", "off", "0"):
-            return False
-        raise CardgenError(f"option {key} must be true or false, got '{value}'")
-    if isinstance(default, int):
-        try:
-            return int(text)
-        except ValueError:
-            raise CardgenError(f"option {key} must be a whole number, got '{value}'") from None
-    if isinstance(default, float):
-        try:
-            return float(text)
-        except ValueError:
-            raise CardgenError(f"option {key} must be a number, got '{value}'") from None
-    return text
 
 
 def parse_option_pairs(pairs: tuple[str, ...] | list[str]) -> dict[str, str]:

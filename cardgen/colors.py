@@ -45,7 +45,3 @@ def luminance(color: RGB) -> float:
 def ink_on(color: RGB) -> RGB:
     """Black or white, whichever reads better on ``color``."""
     return (0.0, 0.0, 0.0) if luminance(color) > 0.55 else (1.0, 1.0, 1.0)
-
-
-def hex_color(color: RGB) -> str:
-    return "#" + "".join(f"{round(c * 255):02x}" for c in color)

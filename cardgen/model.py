@@ -25,16 +25,6 @@ class Edges:
     bottom: bool = False
     left: bool = False
 
-    def turned(self) -> "Edges":
-        """The same card turned 180 degrees."""
-        return Edges(top=self.bottom, right=self.left, bottom=self.top, left=self.right)
-
-    def canonical(self) -> tuple[bool, bool, bool, bool]:
-        """One key for a pattern and its 180-degree turn."""
-        a = (self.top, self.right, self.bottom, self.left)
-        t = self.turned()
-        return min(a, (t.top, t.right, t.bottom, t.left))
-
     def count(self) -> int:
         return self.top + self.right + self.bottom + self.left
 
@@ -120,9 +110,6 @@ class Deck:
     @property
     def landscape(self) -> bool:
         return self.orientation == "landscape"
-
-    def total_cards(self) -> int:
-        return sum(c.copies for c in self.cards)
 
     def with_(self, **changes: Any) -> "Deck":
         return replace(self, **changes)

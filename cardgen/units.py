@@ -33,7 +33,3 @@ def parse_length(text: str | int | float, default_unit: str | None = None) -> fl
 def mm(value: float) -> float:
     """Points in ``value`` millimetres."""
     return value * POINTS_PER["mm"]
-
-
-def to_mm(points: float) -> float:
-    return points / POINTS_PER["mm"]

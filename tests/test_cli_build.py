@@ -214,3 +214,15 @@ def test_backs_at_end_puts_every_fronts_page_first(tmp_path):
     texts = [pdf[i].get_textpage().get_text_range() for i in range(10)]
     assert all("fronts" in t for t in texts[:5])
     assert not any("fronts" in t for t in texts[5:])
+
+
+def test_a_decks_own_options_take_the_type_of_their_default(cli, tmp_path):
+    deck = tmp_path / "own.yaml"
+    deck.write_text("deck: own\nname: Own\noptions: {bonus: 2, fancy: false}\n"
+                    "cards:\n  - {id: a, title: 'Bonus {bonus}', when: fancy}\n  - {id: b, title: Plain}\n")
+    bad = cli("build", deck, "--out", tmp_path, "--option", "bonus=lots")
+    assert bad.exit_code == 2 and "option 'bonus' must be a whole number" in bad.output
+    good = cli("build", deck, "--out", tmp_path, "--option", "bonus=5", "--option", "fancy=yes")
+    assert good.exit_code == 0 and "2 cards" in good.output
+    plain = cli("build", deck, "--out", tmp_path)
+    assert plain.exit_code == 0 and "1 cards" in plain.output

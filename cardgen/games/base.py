@@ -51,6 +51,8 @@ class OptionSpec:
                 return word
         if value is None and self.default is None:
             return None
+        if isinstance(self.default, str):
+            return str(value)
         if isinstance(self.default, bool):
             parsed = _parse_bool(value)
             if parsed is None:

@@ -197,7 +197,3 @@ def _load_template_file(path_text: str) -> SheetTemplate:
             and (template.gap_column or template.gap_row):
         raise doc.error(("bleed",), "bleed must be at most half of the gaps between cards")
     return template
-
-
-def pages_needed(cards: int, template: SheetTemplate) -> int:
-    return max(1, -(-cards // template.per_sheet))
