@@ -109,7 +109,7 @@ def build(decks, out_dir, sheet, duplex, back_offset, colors, gray, players, opt
             click.echo(f"Warning: {warning}", err=True)
         for output, pages in zip(result.outputs, result.pages):
             count = sum(c.copies for c in output.cards)
-            click.echo(f"{output.path}: {count} cards, {pages} pages")
+            click.echo(f"{output.path}: {count} card{'s' if count != 1 else ''}, {pages} pages")
 
 
 @main.command("list")

@@ -225,4 +225,4 @@ def test_a_decks_own_options_take_the_type_of_their_default(cli, tmp_path):
     good = cli("build", deck, "--out", tmp_path, "--option", "bonus=5", "--option", "fancy=yes")
     assert good.exit_code == 0 and "2 cards" in good.output
     plain = cli("build", deck, "--out", tmp_path)
-    assert plain.exit_code == 0 and "1 cards" in plain.output
+    assert plain.exit_code == 0 and "1 card," in plain.output
