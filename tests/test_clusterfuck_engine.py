@@ -576,3 +576,22 @@ def test_the_summary_reports_means_per_game():
     assert 0 <= summary["Magnate keeps place"] <= 1 and 0 <= summary["Asshole keeps place"] <= 1
     assert set(summary["status keeps place"]) == {str(k) for k in range(1, 9)}
     assert game.summarize([]) == {}
+
+
+def test_each_round_draws_its_statuses_and_its_deal_from_one_generator(monkeypatch):
+    # two generators from the same seed would tie the deal to the secret statuses
+    seeds_used = []
+    original = cf.ClusterfuckState._round_rng
+
+    def counting(self):
+        seeds_used.append(self.round_no)
+        return original(self)
+
+    monkeypatch.setattr(cf.ClusterfuckState, "_round_rng", counting)
+    game = cf.ClusterfuckGame(5, {"rounds_to_win": 3})
+    rng = random.Random(7)
+    state = game.new_initial_state(random.Random(7))
+    while not state.is_terminal():
+        state.apply_action(rng.choice(state.legal_actions()))
+    assert state.round_no > 2
+    assert len(seeds_used) == len(set(seeds_used)), "a round seeded two shuffles alike"

@@ -551,15 +551,18 @@ class ClusterfuckState(State):
             self.phase, self.player = OVER, TERMINAL
             return
         self.round_no += 1
-        self._start_round(finish, self._new_statuses(finish), 0, None)
+        # one generator for the round, so the secret statuses and the deal draw
+        # different numbers: a shared seed would let a hand hint at a status
+        rng = self._round_rng()
+        self._start_round(finish, self._new_statuses(finish, rng), 0, rng)
 
-    def _new_statuses(self, finish: list[int]) -> list[int]:
+    def _new_statuses(self, finish: list[int], rng: random.Random) -> list[int]:
         """The new Magnate keeps 1, the new Asshole gets N, second out gets 2."""
         n = self.n
         statuses = [0] * n
         statuses[finish[0]], statuses[finish[1]], statuses[finish[-1]] = 1, 2, n
         rest = list(range(3, n))
-        self._round_rng().shuffle(rest)
+        rng.shuffle(rest)
         for seat, number in zip(finish[2:-1], rest):
             statuses[seat] = number
         return statuses
