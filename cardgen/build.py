@@ -6,7 +6,7 @@ Everything ``cardgen build`` does is here and callable from Python:
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -84,7 +84,8 @@ def build_decks(names: list[str], out_dir: Path, settings: BuildSettings) -> lis
     """
     check_settings(settings)
     template = load_template(settings.sheet)
-    prepared = [prepare(load_deck(name), settings) for name in names]
+    decks = [load_deck(name) for name in names]
+    prepared = [prepare(deck, _settings_for(deck, decks, settings)) for deck in decks]
     results = []
     for deck in prepared:
         warnings: list[Finding] = []
@@ -101,6 +102,39 @@ def build_decks(names: list[str], out_dir: Path, settings: BuildSettings) -> lis
         for output in result.outputs:
             result.pages.append(write_output(result.deck, output, template, settings))
     return results
+
+
+def _settings_for(deck: Deck, decks: list[Deck], settings: BuildSettings) -> BuildSettings:
+    """In a build of several decks, each takes the options and colours it knows.
+
+    ``cardgen build --option target=6 --color teal`` builds every bundled deck
+    and sets Common Carrier's target and colour; an option that no deck of the
+    build knows is an error.
+    """
+    if len(decks) == 1:
+        return settings
+    everywhere = set().union(*(option_names(d) for d in decks))
+    for key in settings.options:
+        if key not in everywhere:
+            from .yamlio import did_you_mean
+
+            raise CardgenError(f"unknown option '{key}': no deck of this build has it"
+                               f"{did_you_mean(key, sorted(everywhere))}; options: {', '.join(sorted(everywhere))}")
+    known = option_names(deck)
+    options = {key: value for key, value in settings.options.items() if key in known}
+    colors = settings.colors if deck.players or not any(d.players for d in decks) else ()
+    return replace(settings, options=options, colors=colors)
+
+
+def option_names(deck: Deck) -> set[str]:
+    """Every rule option ``deck`` accepts: its game's and its own."""
+    return set(_option_specs(deck)) | set(deck.options)
+
+
+def _option_specs(deck: Deck) -> dict[str, OptionSpec]:
+    module = game_module(deck.game)
+    game_class = _game_class(module) if module else None
+    return {s.name: s for s in getattr(game_class, "option_specs", ())}
 
 
 def check_settings(settings: BuildSettings) -> None:
@@ -171,9 +205,7 @@ def resolve_options(deck: Deck, overrides: dict[str, Any]) -> dict[str, Any]:
     Options the game's engine knows are parsed by its OptionSpecs (one parser
     for every game); a deck's own extra options take the type of their default.
     """
-    module = game_module(deck.game)
-    game_class = _game_class(module) if module else None
-    specs = {s.name: s for s in getattr(game_class, "option_specs", ())}
+    specs = _option_specs(deck)
     options = {name: spec.default for name, spec in specs.items()}
     where = deck.key_locations.get("options")
     for key, value in deck.options.items():

@@ -226,3 +226,17 @@ def test_a_decks_own_options_take_the_type_of_their_default(cli, tmp_path):
     assert good.exit_code == 0 and "2 cards" in good.output
     plain = cli("build", deck, "--out", tmp_path)
     assert plain.exit_code == 0 and "1 card," in plain.output
+
+
+def test_building_every_deck_applies_each_setting_to_the_decks_that_know_it(cli, tmp_path):
+    result = cli("build", "--out", tmp_path, "--color", "teal", "--option", "target=6",
+                 "--option", "standard_deck=true")
+    assert result.exit_code == 0, result.output
+    assert len(list(tmp_path.glob("*.pdf"))) == 4
+    assert "clusterfuck.pdf: 61 cards" in result.output  # 8 status + 52 + the reference card
+
+
+def test_a_setting_no_deck_knows_is_still_an_error(cli, tmp_path):
+    result = cli("build", "--out", tmp_path, "--option", "targte=6")
+    assert result.exit_code == 2 and "did you mean 'target'" in result.output
+    assert not list(tmp_path.glob("*.pdf"))
