@@ -8,7 +8,6 @@ The playtest runner drives every game through these verbs only.
 """
 from __future__ import annotations
 
-import difflib
 import math
 import random
 from abc import ABC, abstractmethod
@@ -16,6 +15,7 @@ from dataclasses import dataclass, field
 from typing import Any, Hashable, Sequence
 
 from ..errors import CardgenError
+from ..yamlio import did_you_mean
 
 #: ``current_player()`` of a state where every player moves at once.
 SIMULTANEOUS = -2
@@ -90,8 +90,7 @@ def parse_options(game: str, specs: Sequence[OptionSpec], options: dict[str, Any
     for name, value in (options or {}).items():
         spec = by_name.get(name)
         if spec is None:
-            close = difflib.get_close_matches(name, list(by_name), n=1)
-            hint = f" (did you mean '{close[0]}'?)" if close else ""
+            hint = did_you_mean(name, list(by_name))
             raise CardgenError(f"unknown option '{name}' for {game}{hint}; options: {', '.join(sorted(by_name))}")
         parsed[name] = spec.parse(value)
     return parsed
