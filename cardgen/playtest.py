@@ -16,16 +16,15 @@ from __future__ import annotations
 import json
 import math
 import multiprocessing
-import os
 import random
 import statistics
-import tempfile
 import time
 from collections import Counter
 from pathlib import Path
 from typing import Any, Sequence
 
 from .errors import CardgenError
+from .export import atomic_path
 from .games.base import SIMULTANEOUS, Game, GameRecord, State
 
 POLICIES = ("random", "greedy")
@@ -146,18 +145,11 @@ def draw_report(report: dict[str, Any], path: str | Path) -> Path:
     if suffix not in (".pdf", ".png"):
         raise CardgenError(f"{path}: charts are written as .pdf or .png, not '{path.suffix or 'no extension'}'")
     drawing = _charts(report)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    handle, tmp = tempfile.mkstemp(suffix=suffix, dir=path.parent, prefix=".cardgen-")
-    os.close(handle)
-    try:
+    with atomic_path(path) as tmp:
         if suffix == ".pdf":
-            _write_pdf(drawing, tmp)
+            _write_pdf(drawing, str(tmp))
         else:
-            _write_png(drawing, tmp)
-        os.replace(tmp, path)
-    finally:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
+            _write_png(drawing, str(tmp))
     return path
 
 
@@ -368,29 +360,16 @@ def _figure_panel(key: str, values: dict[str, Any]) -> Any:
 def _write_pdf(drawing: Any, path: str) -> None:
     from reportlab.graphics import renderPDF
 
-    renderPDF.drawToFile(drawing, path, "cardgen playtest")
+    renderPDF.drawToFile(drawing, path)
 
 
 def _write_png(drawing: Any, path: str) -> None:
-    """renderPM needs an optional C backend; without it, rasterise our own PDF."""
-    try:
-        from reportlab.graphics import renderPM
-
-        renderPM.drawToFile(drawing, path, fmt="PNG", dpi=144)
-        return
-    except Exception:  # noqa: BLE001 - any backend failure falls through to pdfium
-        pass
+    """Rasterise the chart's own PDF: reportlab's renderPM needs a C backend we do not ship."""
     import pypdfium2
+    from reportlab.graphics import renderPDF
 
-    handle, pdf = tempfile.mkstemp(suffix=".pdf")
-    os.close(handle)
+    document = pypdfium2.PdfDocument(renderPDF.drawToString(drawing))
     try:
-        _write_pdf(drawing, pdf)
-        document = pypdfium2.PdfDocument(pdf)
-        try:
-            image = document[0].render(scale=2).to_pil()
-            image.save(path, format="PNG")
-        finally:
-            document.close()
+        document[0].render(scale=2).to_pil().save(path, format="PNG")
     finally:
-        os.unlink(pdf)
+        document.close()
