@@ -8,10 +8,10 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any
+from typing import Any, Sequence
 
 from .colors import parse_color
-from .deck import load_deck, slug
+from .deck import deck_names, load_deck, slug
 from .errors import CardgenError
 from .export import Layout, PlacedCard, write_pdf
 from .findings import Finding
@@ -20,7 +20,7 @@ from .games.base import OptionSpec
 from .model import Card, Deck, Player
 from .render import RenderContext, render_back, render_face
 from .render.reference import option_on
-from .sheets import DUPLEX_MODES, SheetTemplate, load_template
+from .sheets import DEFAULT_SHEET, DUPLEX_MODES, SheetTemplate, load_template
 from .units import mm
 
 MAX_BACK_OFFSET_MM = 20.0
@@ -32,7 +32,7 @@ SUITS = ("spades", "hearts", "diamonds", "clubs")
 class BuildSettings:
     """Everything the user can set for a build; defaults match the CLI's."""
 
-    sheet: str = "letter-10up"
+    sheet: str = DEFAULT_SHEET
     duplex: str = "long"
     #: (x, y) in millimetres: +x moves backs right, +y up, as the backs page is viewed
     back_offset: tuple[float, float] = (0.0, 0.0)
@@ -57,6 +57,11 @@ class Output:
     player: Player | None = None
     owner: int = -1
 
+    @property
+    def count(self) -> int:
+        """Cards printed in this file, every copy counted."""
+        return sum(c.copies for c in self.cards)
+
 
 @dataclass
 class BuildResult:
@@ -76,18 +81,15 @@ class DeckUnplayable(CardgenError):
         self.findings = findings
 
 
-def build_decks(names: list[str], out_dir: Path, settings: BuildSettings) -> list[BuildResult]:
-    """Build every named deck (bundled ids or YAML paths) into ``out_dir``.
+def build_decks(names: Sequence[str], out_dir: Path, settings: BuildSettings) -> list[BuildResult]:
+    """Build every named deck (bundled ids or YAML paths; none: every bundled deck) into ``out_dir``.
 
     All decks are loaded, customised and checked before any PDF is written,
     so bad input anywhere leaves the output folder as it was.
     """
-    check_settings(settings)
     template = load_template(settings.sheet)
-    decks = [load_deck(name) for name in names]
-    prepared = [prepare(deck, _settings_for(deck, decks, settings)) for deck in decks]
     results = []
-    for deck in prepared:
+    for deck in prepare_decks(names, settings):
         warnings: list[Finding] = []
         if settings.validate:
             from .validate import structural_findings
@@ -102,6 +104,19 @@ def build_decks(names: list[str], out_dir: Path, settings: BuildSettings) -> lis
         for output in result.outputs:
             result.pages.append(write_output(result.deck, output, template, settings))
     return results
+
+
+def prepare_decks(names: Sequence[str], settings: BuildSettings) -> list[Deck]:
+    """The decks a command works on, each customised as this build prints it.
+
+    The one place that decides what each deck takes from the settings:
+    ``build``, ``validate`` and ``playtest`` all call it, so they see the same
+    decks. ``names`` are bundled ids or YAML paths; none means every bundled
+    deck, and finding none is an error.
+    """
+    check_settings(settings)
+    decks = [load_deck(name) for name in deck_names(names)]
+    return [prepare(deck, _settings_for(deck, decks, settings)) for deck in decks]
 
 
 def _settings_for(deck: Deck, decks: list[Deck], settings: BuildSettings) -> BuildSettings:

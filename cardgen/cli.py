@@ -12,6 +12,8 @@ from pathlib import Path
 import click
 
 from .errors import CardgenError
+from .games import POLICIES
+from .sheets import BACK_FLIPS, DUPLEX_MODES
 
 BAD_INPUT = 2
 UNPLAYABLE = 1
@@ -49,89 +51,107 @@ def main() -> None:
     """
 
 
-def _sheet_names() -> list[str]:
-    from .sheets import template_names
+# --- options shared by several commands, declared once -------------------------
+# Choices come from the data they name (sheet templates, duplex modes,
+# policies), so help texts cannot drift from what the program accepts.
 
-    return template_names()
+def _sheet_option(func):
+    from .sheets import DEFAULT_SHEET, template_names
+
+    names = template_names()
+    return click.option(
+        "--sheet", default=DEFAULT_SHEET, show_default=True,
+        metavar="NAME|FILE.yaml", shell_complete=lambda ctx, param, incomplete: [
+            n for n in names if n.startswith(incomplete)],
+        help=f"Sheet template: {', '.join(names)}, or a template .yaml file.")(func)
 
 
-def rule_options(pairs: tuple[str, ...], players: int | None) -> dict[str, str]:
-    """``--option KEY=VALUE`` pairs, with ``--players N`` as the players option."""
-    from .build import parse_option_pairs
+def _duplex_option(modes: tuple[str, ...]):
+    meaning = {"long": "backs mirrored left-right for long-edge flip",
+               "short": "backs mirrored top-bottom and turned 180 degrees for short-edge flip",
+               "off": "fronts only"}
+    return click.option("--duplex", type=click.Choice(modes), default=modes[0], show_default=True,
+                        help="; ".join(f"{m}: {meaning[m]}" for m in modes) + ".")
 
-    overrides = parse_option_pairs(pairs)
+
+def _deck_options(func):
+    """What customises a deck as printed and played: colours, gray cards, players, rule options."""
+    for option in reversed((
+        click.option("--color", "colors", multiple=True, metavar="COLOR",
+                     help="A player's colour, CSS name or #hex; once per player, in order."),
+        click.option("--gray", default="all", metavar="all|none|pbx=N,goose=M", show_default=True,
+                     help="Gray cards per player (Common Carrier): all 4 PBX and 4 goose eggs, none "
+                          "(basic game), or chosen counts."),
+        click.option("--players", type=int, default=None,
+                     help="Player count, for decks that take one (Clusterfuck: 3 to 12, default 8)."),
+        click.option("--option", "options", multiple=True, metavar="KEY=VALUE",
+                     help="A rule option, e.g. target=6, assets=12, standard_deck=true. Repeatable."),
+    )):
+        func = option(func)
+    return func
+
+
+def _json_option(what: str):
+    return click.option("--json", "as_json", is_flag=True, help=f"Print the {what} as JSON.")
+
+
+def _settings(colors=(), gray="all", players=None, options=(), **fields):
+    """BuildSettings from the shared options; ``--players N`` is the players option."""
+    from .build import BuildSettings, parse_option_pairs
+
+    overrides = parse_option_pairs(options)
     if players is not None:
         overrides["players"] = str(players)
-    return overrides
+    return BuildSettings(colors=tuple(colors), gray=gray, options=overrides, **fields)
 
 
 @main.command()
 @click.argument("decks", nargs=-1, metavar="[DECK]...")
 @click.option("--out", "out_dir", type=click.Path(file_okay=False, path_type=Path), default=Path("output"),
               show_default=True, help="Folder for the PDFs.")
-@click.option("--sheet", default="letter-10up", show_default=True,
-              help="Sheet template: letter-10up, a4-10up, letter-8up-gaps, a4-8up-gaps, or a template .yaml.")
-@click.option("--duplex", type=click.Choice(["long", "short", "off"]), default="long", show_default=True,
-              help="long: backs mirrored left-right for long-edge flip; short: backs mirrored top-bottom "
-                   "and turned 180 degrees; off: fronts only.")
+@_sheet_option
+@_duplex_option(DUPLEX_MODES)
 @click.option("--back-offset", default="0,0", metavar="X,Y", show_default=True,
               help="Shift every backs page by X,Y mm (+X right, +Y up) to correct printer misregistration.")
-@click.option("--color", "colors", multiple=True, metavar="COLOR",
-              help="A player's colour, CSS name or #hex; once per player, in order.")
-@click.option("--gray", default="all", metavar="all|none|pbx=N,goose=M", show_default=True,
-              help="Gray cards printed per player (Common Carrier): all 4 PBX and 4 goose eggs, none "
-                   "(basic game), or chosen counts.")
-@click.option("--players", type=int, default=None, help="Player count for decks that print one card "
-              "per player (Clusterfuck: 3 to 12, default 8).")
-@click.option("--option", "options", multiple=True, metavar="KEY=VALUE",
-              help="A rule option, e.g. target=6, assets=12, standard_deck=true. Repeatable.")
+@_deck_options
 @click.option("--backs-at-end", is_flag=True,
               help="All fronts pages first, then all backs pages, for printers without duplex: print the "
                    "fronts, turn the stack over as your --duplex flip says, and print the backs.")
 @click.option("--no-validate", is_flag=True, help="Print even a deck that fails the structural checks.")
-def build(decks, out_dir, sheet, duplex, back_offset, colors, gray, players, options, backs_at_end,
-          no_validate):
+def build(decks, out_dir, back_offset, no_validate, **shared):
     """Build printable PDFs of DECKs (bundled ids or .yaml files; none: every bundled deck).
 
     Each fronts page is followed by its backs page. Per-player decks (Common
     Carrier) give one PDF per player, named after deck and player.
     """
-    from .build import BuildSettings, build_decks, parse_back_offset
-    from .deck import bundled_decks
+    from .build import build_decks, parse_back_offset
 
-    overrides = rule_options(options, players)
-    settings = BuildSettings(sheet=sheet, duplex=duplex, back_offset=parse_back_offset(back_offset),
-                             colors=tuple(colors), gray=gray, options=overrides, validate=not no_validate,
-                             backs_at_end=backs_at_end)
-    names = list(decks) or list(bundled_decks())
-    for result in build_decks(names, out_dir, settings):
+    settings = _settings(back_offset=parse_back_offset(back_offset), validate=not no_validate, **shared)
+    for result in build_decks(decks, out_dir, settings):
         for warning in result.warnings:
             click.echo(f"Warning: {warning}", err=True)
         for output, pages in zip(result.outputs, result.pages):
-            count = sum(c.copies for c in output.cards)
-            click.echo(f"{output.path}: {count} card{'s' if count != 1 else ''}, {pages} pages")
+            click.echo(f"{output.path}: {output.count} card{'s' if output.count != 1 else ''}, {pages} pages")
 
 
 @main.command("list")
 def list_() -> None:
     """Show the bundled decks, sheet templates and built-in icons."""
-    from .build import BuildSettings, plan_outputs, prepare
-    from .deck import bundled_decks, load_deck
+    from .build import BuildSettings, plan_outputs, prepare_decks
     from .render.icons import ICONS
-    from .sheets import load_template
+    from .sheets import load_template, template_names
 
     click.echo("Decks (as `cardgen build` prints them by default):")
-    for name in bundled_decks():
-        deck = prepare(load_deck(name), BuildSettings())
+    for deck in prepare_decks((), BuildSettings()):
         outputs = plan_outputs(deck, Path("."))
-        counts = sorted({sum(c.copies for c in o.cards) for o in outputs})
+        counts = sorted({o.count for o in outputs})
         cards = f"{counts[0]} cards" + (f" per player, {len(outputs)} PDFs" if deck.per_player else "")
-        click.echo(f"  {name:16} {deck.name}: {cards}")
+        click.echo(f"  {deck.id:16} {deck.name}: {cards}")
         if deck.options:
             click.echo(f"  {'':16} options: " + ", ".join(
                 f"{k}={'auto' if v is None else v}" for k, v in deck.options.items()))
     click.echo("Sheets:")
-    for name in _sheet_names():
+    for name in template_names():
         t = load_template(name)
         click.echo(f"  {name:16} {t.description}")
         if t.stock:
@@ -141,9 +161,8 @@ def list_() -> None:
 
 
 @main.command()
-@click.option("--sheet", default="letter-10up", show_default=True, help="Sheet template to calibrate.")
-@click.option("--duplex", type=click.Choice(["long", "short"]), default="long", show_default=True,
-              help="The flip your printer does.")
+@_sheet_option
+@_duplex_option(BACK_FLIPS)
 @click.option("--out", "out_file", type=click.Path(dir_okay=False, path_type=Path),
               default=Path("output/calibration.pdf"), show_default=True, help="Where to write the PDF.")
 def calibrate(sheet, duplex, out_file):
@@ -182,25 +201,19 @@ def new(name, parent):
 
 @main.command()
 @click.argument("decks", nargs=-1, metavar="[DECK]...")
-@click.option("--sheet", default="letter-10up", show_default=True, help="Sheet template the text must fit.")
-@click.option("--players", type=int, default=None, help="Player count (Clusterfuck).")
-@click.option("--gray", default="all", show_default=True, help="Gray cards per player, as for build.")
-@click.option("--option", "options", multiple=True, metavar="KEY=VALUE", help="A rule option. Repeatable.")
+@_sheet_option
+@_deck_options
 @click.option("--games", default=20, show_default=True, type=click.IntRange(0, 10000),
               help="Seeded playtest games per deck (0: structural checks only).")
-@click.option("--json", "as_json", is_flag=True, help="Print the findings as JSON.")
-def validate(decks, sheet, players, gray, options, games, as_json):
-    """Check that DECKs can be played: exit 0 if all can, 1 if one cannot, 2 on bad input."""
-    from .build import BuildSettings, prepare
-    from .deck import bundled_decks, load_deck
-    from .sheets import load_template
-    from .validate import validate_deck
+@_json_option("findings")
+def validate(decks, games, as_json, **shared):
+    """Check that DECKs can be played, as `build` with the same options prints them.
 
-    overrides = rule_options(options, players)
-    settings = BuildSettings(sheet=sheet, gray=gray, options=overrides)
-    template = load_template(sheet)
-    names = list(decks) or list(bundled_decks())
-    reports = [validate_deck(prepare(load_deck(n), settings), template, games) for n in names]
+    Exit 0 if all can, 1 if one cannot, 2 on bad input.
+    """
+    from .validate import validate_decks
+
+    reports = validate_decks(decks, _settings(**shared), games)
     if as_json:
         click.echo(json.dumps([r.as_dict() for r in reports], indent=2))
     else:
@@ -221,26 +234,23 @@ def validate(decks, sheet, players, gray, options, games, as_json):
 @click.option("--games", default=1000, show_default=True, type=click.IntRange(1, 1_000_000),
               help="How many games to simulate.")
 @click.option("--seed", default=1, show_default=True, type=int, help="Same seed, same report.")
-@click.option("--policy", type=click.Choice(["random", "greedy"]), default="random", show_default=True,
+@click.option("--policy", type=click.Choice(POLICIES), default=POLICIES[0], show_default=True,
               help="Policy of seat 0.")
-@click.option("--vs", type=click.Choice(["random", "greedy"]), default=None,
+@click.option("--vs", type=click.Choice(POLICIES), default=None,
               help="Policy of the other seats (default: same as --policy).")
 @click.option("--jobs", default=1, show_default=True, type=click.IntRange(1, 64),
               help="Worker processes (the machine's cores are the useful limit).")
-@click.option("--players", type=int, default=None, help="Player count (dotCOMbust, Clusterfuck).")
-@click.option("--option", "options", multiple=True, metavar="KEY=VALUE", help="A rule option. Repeatable.")
-@click.option("--json", "as_json", is_flag=True, help="Print the report as JSON.")
+@_deck_options
+@_json_option("report")
 @click.option("--report", "report_path", type=click.Path(dir_okay=False, path_type=Path), default=None,
               help="Also draw the figures as charts to FILE.pdf or FILE.png.")
-def playtest(deck, games, seed, policy, vs, jobs, players, options, as_json, report_path):
-    """Simulate many seeded games of DECK and report how they went."""
-    from .build import BuildSettings, prepare
-    from .deck import load_deck
+def playtest(deck, games, seed, policy, vs, jobs, as_json, report_path, **shared):
+    """Simulate many seeded games of DECK (as `build` with the same options prints it)."""
+    from .build import prepare_decks
     from .games import game_module
     from .playtest import draw_report, format_report, report_json, run_playtest
 
-    overrides = rule_options(options, players)
-    built = prepare(load_deck(deck), BuildSettings(options=overrides))
+    built = prepare_decks([deck], _settings(**shared))[0]
     module = game_module(built.game)
     if module is None:
         raise CardgenError(f"deck '{built.id}' has no game engine (game: {built.game}); nothing to playtest")

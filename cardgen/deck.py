@@ -8,7 +8,7 @@ from __future__ import annotations
 import csv
 import re
 from pathlib import Path
-from typing import Any
+from typing import Any, Sequence
 
 from PIL import Image
 
@@ -16,12 +16,12 @@ from .colors import parse_color
 from .errors import CardgenError, Location
 from .model import EDGE_SIDES, Back, Card, Deck, Edges, Player
 from .render.icons import ICONS
+from .resources import bundled
 from .schema import DECK_SCHEMA, MAX_CARDS
 from .yamlio import Located, check_schema, did_you_mean, load_located
 
-PACKAGE_ROOT = Path(__file__).resolve().parent.parent
-DECKS_DIR = PACKAGE_ROOT / "decks"
-ART_DIR = PACKAGE_ROOT / "art"
+DECKS_DIR = bundled("decks")
+ART_DIR = bundled("art")
 
 MAX_IMAGE_BYTES = 20_000_000
 MAX_IMAGE_PIXELS = 40_000_000
@@ -32,6 +32,21 @@ MAX_CSV_BYTES = 2_000_000
 def bundled_decks() -> dict[str, Path]:
     """Bundled deck ids and their files."""
     return {p.stem: p for p in sorted(DECKS_DIR.glob("*.yaml"))}
+
+
+def deck_names(names: Sequence[str]) -> list[str]:
+    """The decks a command works on: those named, or else every bundled deck.
+
+    Finding none is an error, never a silent success: an install that lost
+    its bundled decks says so and where it looked.
+    """
+    if names:
+        return list(names)
+    found = list(bundled_decks())
+    if not found:
+        raise CardgenError(f"no deck named and no bundled decks found in {DECKS_DIR}; "
+                           f"name a deck file, for example: cardgen build my-deck.yaml")
+    return found
 
 
 def resolve_deck(name: str) -> Path:

@@ -7,15 +7,13 @@ failed build never leaves half a PDF or destroys the previous good one.
 """
 from __future__ import annotations
 
-import os
-import tempfile
-from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable, Iterator, Sequence
+from typing import Callable, Sequence
 
 from reportlab.pdfgen.canvas import Canvas
 
+from .files import atomic_path
 from .render import text
 from .sheets import SheetTemplate, Slot
 
@@ -53,21 +51,6 @@ def write_pdf(path: Path, layout: Layout, drawings: dict[str, Drawer], cards: Se
     with atomic_path(path) as tmp:
         pages = _write(tmp, layout, drawings, cards, title, label)
     return pages
-
-
-@contextmanager
-def atomic_path(path: Path) -> Iterator[Path]:
-    """A temporary file beside ``path`` that replaces it only on success."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, name = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
-    os.close(fd)
-    tmp = Path(name)
-    try:
-        yield tmp
-        os.replace(tmp, path)
-    finally:
-        if tmp.exists():
-            tmp.unlink()
 
 
 def _write(target: Path, layout: Layout, drawings: dict[str, Drawer], cards: Sequence[PlacedCard],

@@ -24,10 +24,9 @@ from pathlib import Path
 from typing import Any, Sequence
 
 from .errors import CardgenError
-from .export import atomic_path
+from .files import atomic_path
+from .games import POLICIES
 from .games.base import SIMULTANEOUS, Game, GameRecord, State
-
-POLICIES = ("random", "greedy")
 #: z for a two-sided 95% interval
 Z95 = 1.959963984540054
 DEFAULT_MAX_MOVES = 10_000

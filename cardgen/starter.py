@@ -10,10 +10,10 @@ from __future__ import annotations
 import os
 import re
 import shutil
-import tempfile
 from pathlib import Path
 
 from .errors import CardgenError
+from .files import new_temp
 from .schema import ID_PATTERN
 
 MAX_NAME = 60
@@ -34,8 +34,7 @@ def write_starter(name: str, parent: Path) -> Path:
         raise CardgenError(f"--dir {parent} is a file, expected a folder")
     try:
         parent.mkdir(parents=True, exist_ok=True)
-        scratch = Path(tempfile.mkdtemp(prefix=f".{name}-", dir=parent))
-        scratch.chmod(0o777 & ~_umask())  # mkdtemp makes it private; a deck folder is not
+        scratch = new_temp(folder, folder=True)
     except OSError as exc:
         raise CardgenError(f"cannot create a folder in {parent}: {exc.strerror}") from None
     try:
@@ -58,12 +57,6 @@ def check_name(name: str) -> None:
         raise CardgenError(f"deck name '{name}' is not valid: use lower-case letters, digits, - and _, "
                            f"starting with a letter or digit, at most {MAX_NAME} characters "
                            f"(for example my-deck)")
-
-
-def _umask() -> int:
-    mask = os.umask(0)
-    os.umask(mask)
-    return mask
 
 
 def _write_files(name: str, folder: Path) -> None:

@@ -7,15 +7,19 @@ validate`` a short seeded playtest through the game's engine.
 from __future__ import annotations
 
 import io
+from pathlib import Path
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any, Sequence
 
 from reportlab.pdfgen.canvas import Canvas
 
 from .findings import Finding
 from .games import game_module
 from .model import Deck
-from .sheets import SheetTemplate
+from .sheets import SheetTemplate, load_template
+
+if TYPE_CHECKING:
+    from .build import BuildSettings
 
 PLAYTEST_GAMES = 20
 PLAYTEST_SEED = 1
@@ -27,6 +31,8 @@ class DeckReport:
 
     deck: str
     file: str
+    #: cards printed, all copies and players counted, as ``cardgen build`` prints them
+    cards: int = 0
     findings: list[Finding] = field(default_factory=list)
     playtest: dict[str, Any] | None = None
 
@@ -38,6 +44,7 @@ class DeckReport:
         return {
             "deck": self.deck,
             "file": self.file,
+            "cards": self.cards,
             "playable": self.playable,
             "findings": [
                 {"severity": f.severity, "card": f.card, "message": f.message,
@@ -48,9 +55,21 @@ class DeckReport:
         }
 
 
+def validate_decks(names: Sequence[str], settings: BuildSettings,
+                   playtest_games: int = PLAYTEST_GAMES) -> list[DeckReport]:
+    """Validate the named decks (none: every bundled deck) exactly as ``build`` would print them."""
+    from .build import prepare_decks
+
+    template = load_template(settings.sheet)
+    return [validate_deck(deck, template, playtest_games) for deck in prepare_decks(names, settings)]
+
+
 def validate_deck(deck: Deck, template: SheetTemplate, playtest_games: int = PLAYTEST_GAMES) -> DeckReport:
     """Structural checks, then (when those pass) a short seeded playtest."""
-    report = DeckReport(deck.id, str(deck.path), structural_findings(deck, template))
+    from .build import plan_outputs
+
+    printed = sum(output.count for output in plan_outputs(deck, Path()))
+    report = DeckReport(deck.id, str(deck.path), printed, structural_findings(deck, template))
     module = game_module(deck.game)
     if report.playable and module is not None and playtest_games > 0:
         report.playtest, findings = _short_playtest(deck, module, playtest_games)

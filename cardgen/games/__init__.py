@@ -14,6 +14,9 @@ from __future__ import annotations
 import importlib
 from types import ModuleType
 
+#: the policies every game can be played with (``--policy``, ``--vs``)
+POLICIES = ("random", "greedy")
+
 GAME_MODULES = {
     "common-carrier": "cardgen.games.common_carrier",
     "dotcombust": "cardgen.games.dotcombust",

@@ -12,11 +12,13 @@ from functools import lru_cache
 from pathlib import Path
 
 from ..errors import CardgenError
+from ..resources import bundled, bundled_names
 from ..units import parse_length
-from ..yamlio import check_schema, did_you_mean, load_located
 
-TEMPLATE_DIR = Path(__file__).resolve().parent
-DUPLEX_MODES = ("long", "short", "off")
+DEFAULT_SHEET = "letter-10up"
+#: the flips that print backs, and "off" for fronts only
+BACK_FLIPS = ("long", "short")
+DUPLEX_MODES = (*BACK_FLIPS, "off")
 
 _LEN = {"type": ["string", "number"]}
 TEMPLATE_SCHEMA = {
@@ -143,15 +145,18 @@ class SheetTemplate:
 
 
 def template_names() -> list[str]:
-    return sorted(p.stem for p in TEMPLATE_DIR.glob("*.yaml"))
+    """The built-in sheet templates, as ``--sheet`` takes them."""
+    return bundled_names("sheets")
 
 
 def load_template(name: str) -> SheetTemplate:
     """A built-in template by name, or a template YAML file by path."""
-    path = TEMPLATE_DIR / f"{name}.yaml"
+    path = bundled("sheets") / f"{name}.yaml"
     if name not in template_names():
         candidate = Path(name)
         if candidate.suffix.lower() not in (".yaml", ".yml"):
+            from ..yamlio import did_you_mean
+
             raise CardgenError(f"unknown sheet '{name}'{did_you_mean(name, template_names())}; "
                                f"sheets: {', '.join(template_names())}")
         path = candidate
@@ -160,6 +165,9 @@ def load_template(name: str) -> SheetTemplate:
 
 @lru_cache(maxsize=16)
 def _load_template_file(path_text: str) -> SheetTemplate:
+    # YAML is read only here, so the CLI can list templates without loading it
+    from ..yamlio import check_schema, load_located
+
     doc = load_located(Path(path_text))
     check_schema(doc, TEMPLATE_SCHEMA)
     data = doc.data
