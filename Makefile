@@ -4,13 +4,22 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: build test bench clean
+.PHONY: build test check bench wheel-check clean
 
 build: $(STAMP)
 	$(BIN)/cardgen build --out output
 
-test: $(STAMP)
+# the quality bar first (ruff and mypy, configured in pyproject.toml), then the suite
+test: check
 	$(BIN)/python -m pytest
+
+check: $(STAMP)
+	$(BIN)/ruff check
+	$(BIN)/mypy
+
+# build the wheel, install it in a fresh venv outside the checkout, use it as a user would
+wheel-check: $(STAMP)
+	bash tools/wheel_check.sh
 
 bench: $(STAMP)
 	$(BIN)/python bench/build.py
@@ -19,7 +28,7 @@ bench: $(STAMP)
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e '.[test]'
+	$(BIN)/python -m pip install --quiet --quiet -e '.[test]'
 	touch $(STAMP)
 
 clean:

@@ -21,9 +21,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from cardgen.games import GAME_MODULES  # noqa: E402
-from cardgen.games.base import Game  # noqa: E402
-from cardgen.playtest import run_playtest  # noqa: E402
+from cardgen.games import GAME_MODULES
+from cardgen.games.base import Game
+from cardgen.playtest import run_playtest
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -68,7 +68,7 @@ def _default_game(name: str, module_path: str) -> Game | None:
     """The module's Game subclass with default options, or None (with a message)."""
     try:
         module = importlib.import_module(module_path)
-    except Exception as exc:  # noqa: BLE001 - a missing or broken module is skipped
+    except Exception as exc:
         print(f"{name:16} skipped: cannot import {module_path} ({exc.__class__.__name__}: {exc})")
         return None
     classes = [obj for _, obj in inspect.getmembers(module, inspect.isclass)
@@ -78,7 +78,7 @@ def _default_game(name: str, module_path: str) -> Game | None:
         return None
     try:
         return classes[0]()
-    except Exception as exc:  # noqa: BLE001
+    except Exception as exc:
         print(f"{name:16} skipped: {classes[0].__name__}() failed ({exc})")
         return None
 

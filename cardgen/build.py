@@ -6,9 +6,10 @@ Everything ``cardgen build`` does is here and callable from Python:
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any, Sequence
+from typing import Any
 
 from .colors import parse_color
 from .deck import deck_names, load_deck, slug
@@ -176,7 +177,7 @@ def parse_gray(text: str) -> tuple[int | None, int | None]:
         return None, None
     if text == "none":
         return 0, 0
-    counts = {"pbx": None, "goose": None}
+    counts: dict[str, int | None] = {"pbx": None, "goose": None}
     for part in text.split(","):
         key, _, value = part.partition("=")
         key = key.strip()
@@ -250,7 +251,8 @@ def _game_class(module):
     from .games.base import Game
 
     for value in vars(module).values():
-        if isinstance(value, type) and issubclass(value, Game) and value is not Game and value.__module__ == module.__name__:
+        if (isinstance(value, type) and issubclass(value, Game) and value is not Game
+                and value.__module__ == module.__name__):
             return value
     return None
 

@@ -7,8 +7,9 @@ from __future__ import annotations
 
 import csv
 import re
+from collections.abc import Sequence
 from pathlib import Path
-from typing import Any, Sequence
+from typing import Any
 
 from PIL import Image
 
@@ -102,7 +103,8 @@ class _DeckReader:
         ids: dict[str, int] = {}
         for index, card in enumerate(cards):
             if card.id in ids:
-                raise CardgenError(f"card id '{card.id}' is used twice (first at card {ids[card.id] + 1})", card.location)
+                raise CardgenError(f"card id '{card.id}' is used twice (first at card {ids[card.id] + 1})",
+                                   card.location)
             ids[card.id] = index
         total = sum(c.copies for c in cards)
         if total > MAX_CARDS * 10:

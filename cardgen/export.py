@@ -7,9 +7,9 @@ failed build never leaves half a PDF or destroys the previous good one.
 """
 from __future__ import annotations
 
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable, Sequence
 
 from reportlab.pdfgen.canvas import Canvas
 
@@ -45,7 +45,7 @@ class Layout:
     backs_at_end: bool = False
 
 
-def write_pdf(path: Path, layout: Layout, drawings: dict[str, Drawer], cards: Sequence[PlacedCard],
+def write_pdf(path: Path, layout: Layout, drawings: Mapping[str, Drawer], cards: Sequence[PlacedCard],
               title: str = "", label: str = "") -> int:
     """Write the sheets of ``cards`` to ``path``; returns the number of pages."""
     with atomic_path(path) as tmp:
@@ -53,7 +53,7 @@ def write_pdf(path: Path, layout: Layout, drawings: dict[str, Drawer], cards: Se
     return pages
 
 
-def _write(target: Path, layout: Layout, drawings: dict[str, Drawer], cards: Sequence[PlacedCard],
+def _write(target: Path, layout: Layout, drawings: Mapping[str, Drawer], cards: Sequence[PlacedCard],
            title: str, label: str) -> int:
     t = layout.template
     text.register_fonts()

@@ -65,7 +65,7 @@ class Card:
     when: str = ""
     location: Location | None = None
 
-    def with_(self, **changes: Any) -> "Card":
+    def with_(self, **changes: Any) -> Card:
         return replace(self, **changes)
 
 
@@ -111,5 +111,5 @@ class Deck:
     def landscape(self) -> bool:
         return self.orientation == "landscape"
 
-    def with_(self, **changes: Any) -> "Deck":
+    def with_(self, **changes: Any) -> Deck:
         return replace(self, **changes)

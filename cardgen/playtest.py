@@ -20,13 +20,15 @@ import random
 import statistics
 import time
 from collections import Counter
+from collections.abc import Sequence
 from pathlib import Path
-from typing import Any, Sequence
+from typing import Any
 
 from .errors import CardgenError
 from .files import atomic_path
 from .games import POLICIES
 from .games.base import SIMULTANEOUS, Game, GameRecord, State
+
 #: z for a two-sided 95% interval
 Z95 = 1.959963984540054
 DEFAULT_MAX_MOVES = 10_000
@@ -101,8 +103,8 @@ def wilson_interval(successes: int, trials: int, z: float = Z95) -> tuple[float,
 def format_report(report: dict[str, Any]) -> str:
     """The report as a readable text table."""
     vs = report["vs"]
-    lines = [f"Playtest: {report['game']}, {report['games']} games, seed {report['seed']}, "
-             f"{report['policy']} vs {vs}"]
+    lines = [(f"Playtest: {report['game']}, {report['games']} games, seed {report['seed']}, "
+             f"{report['policy']} vs {vs}")]
     if report.get("options"):
         lines.append("  options: " + ", ".join(f"{k}={_fmt(v)}" for k, v in report["options"].items()))
     rows = [
@@ -112,15 +114,15 @@ def format_report(report: dict[str, Any]) -> str:
     ]
     for seat in report["seat_win_rates"]:
         rows.append((f"seat {seat['seat'] + 1} wins",
-                     f"{seat['rate']:.1%}  95% CI [{seat['wilson_low']:.1%}, {seat['wilson_high']:.1%}]"
-                     f"  ({seat['wins']} games, {seat['policy']})"))
+                     (f"{seat['rate']:.1%}  95% CI [{seat['wilson_low']:.1%}, {seat['wilson_high']:.1%}]"
+                     f"  ({seat['wins']} games, {seat['policy']})")))
     rows += [
-        ("game length", f"mean {report['mean_length']:.1f}, median {report['median_length']:g}, "
-                        f"min {report['min_length']}, max {report['max_length']}"),
-        ("branching", f"mean {report['mean_branching']:.1f} legal plays; "
-                      f"{report['multi_choice_share']:.1%} of decisions have a choice"),
-        ("speed", f"{report['games_per_second']:.1f} games/s, "
-                  f"{report['moves_per_second']:.0f} moves/s"),
+        ("game length", (f"mean {report['mean_length']:.1f}, median {report['median_length']:g}, "
+                        f"min {report['min_length']}, max {report['max_length']}")),
+        ("branching", (f"mean {report['mean_branching']:.1f} legal plays; "
+                      f"{report['multi_choice_share']:.1%} of decisions have a choice")),
+        ("speed", (f"{report['games_per_second']:.1f} games/s, "
+                  f"{report['moves_per_second']:.0f} moves/s")),
     ]
     for key, value in report.get("game_figures", {}).items():
         text = _fmt(value)
@@ -291,7 +293,7 @@ def _charts(report: dict[str, Any]) -> Any:
     return drawing
 
 
-def _bar_panel(title: str, labels: list[str], values: list[float], value_max: float,
+def _bar_panel(title: str, labels: list[str], values: Sequence[float], value_max: float,
                percent: bool) -> Any:
     from reportlab.graphics.charts.barcharts import VerticalBarChart
     from reportlab.graphics.shapes import Group, String

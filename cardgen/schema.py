@@ -51,7 +51,8 @@ CARD = {
         "id": {"type": "string", "pattern": ID_PATTERN, "maxLength": 60,
                "description": "lower-case letters, digits, - and _"},
         "kind": {"type": "string", "enum": CARD_KINDS,
-                 "description": "tile, reference or generic (asset, status and playing cards are made from assets, status and standard_deck)"},
+                 "description": "tile, reference or generic (asset, status and playing cards are made "
+                                "from assets, status and standard_deck)"},
         "copies": {"type": "integer", "minimum": 1, "maximum": MAX_COPIES},
         "title": _text,
         "text": _text,
@@ -141,7 +142,8 @@ DECK_SCHEMA = {
         "standard_deck": {
             "type": "object",
             "additionalProperties": False,
-            "properties": {"when": {"type": "string", "description": "a rule option; the 52 cards are printed only when it is on"},
+            "properties": {"when": {"type": "string",
+                                    "description": "a rule option; the 52 cards are printed only when it is on"},
                            "text": {"type": "string", "maxLength": 120}},
         },
     },

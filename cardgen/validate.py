@@ -7,9 +7,10 @@ validate`` a short seeded playtest through the game's engine.
 from __future__ import annotations
 
 import io
-from pathlib import Path
+from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 from reportlab.pdfgen.canvas import Canvas
 

@@ -187,14 +187,14 @@ def _check(doc: Located, schema: dict, value: Any, path: Path_) -> None:
             except CardgenError as exc:
                 errors.append(exc)
         # report the alternative whose type matched, else a summary
-        for option, exc in zip(schema["anyOf"], errors):
+        for option, error in zip(schema["anyOf"], errors):
             t = option.get("type")
             if t and _type_ok(value, t):
-                raise exc
+                raise error
         raise doc.error(path, f"{name} must be {schema.get('description', 'something else')}, got {_type_name(value)}")
     expected = schema.get("type")
     if expected:
-        types = expected if isinstance(expected, list) else [expected]
+        types: list[str] = expected if isinstance(expected, list) else [expected]
         if not any(_type_ok(value, t) for t in types):
             wanted = " or ".join(_TYPE_WORDS.get(t, t) for t in types)
             raise doc.error(path, f"{name} must be {wanted}, got {_type_name(value)}")
@@ -208,7 +208,8 @@ def _check(doc: Located, schema: dict, value: Any, path: Path_) -> None:
         if "maxLength" in schema and len(value) > schema["maxLength"]:
             raise doc.error(path, f"{name} is {len(value)} characters; at most {schema['maxLength']} allowed")
         if "pattern" in schema and not re.search(schema["pattern"], value):
-            raise doc.error(path, f"{name} must be {schema.get('description', 'of the form ' + schema['pattern'])}, got '{value}'")
+            wanted = schema.get("description", "of the form " + schema["pattern"])
+            raise doc.error(path, f"{name} must be {wanted}, got '{value}'")
     if _type_ok(value, "number"):
         if "minimum" in schema and value < schema["minimum"]:
             raise doc.error(path, f"{name} must be at least {schema['minimum']}, got {value}")

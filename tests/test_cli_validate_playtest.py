@@ -4,6 +4,7 @@ from __future__ import annotations
 import json
 
 import pytest
+from conftest import ROOT
 
 BUNDLED = ["common-carrier", "dotcombust", "clusterfuck"]
 
@@ -25,7 +26,7 @@ def test_validate_json_lists_findings_and_the_playtest(cli):
 
 def test_a_deck_missing_a_basic_pattern_is_not_playable_and_build_refuses_it(cli, tmp_path):
     text = (tmp_path / "cc.yaml")
-    source = open("decks/common-carrier.yaml").read()
+    source = (ROOT / "decks" / "common-carrier.yaml").read_text()
     lines = [line for line in source.splitlines() if "id: tee-horizontal" not in line]
     text.write_text("\n".join(lines) + "\n")
     result = cli("validate", text, "--games", "0")

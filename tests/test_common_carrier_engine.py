@@ -12,9 +12,19 @@ from hypothesis import strategies as st
 from cardgen.errors import CardgenError, Location
 from cardgen.games import common_carrier as cc
 from cardgen.games.base import TERMINAL
-from cardgen.games.common_carrier import (BASIC_PATTERNS, BOTTOM, GOOSE_MASK, LEFT, PBX_MASK,
-                                          RIGHT, TOP, CommonCarrierGame, check_deck,
-                                          game_from_deck, turned)
+from cardgen.games.common_carrier import (
+    BASIC_PATTERNS,
+    BOTTOM,
+    GOOSE_MASK,
+    LEFT,
+    PBX_MASK,
+    RIGHT,
+    TOP,
+    CommonCarrierGame,
+    check_deck,
+    game_from_deck,
+    turned,
+)
 from cardgen.model import Back, Card, Deck, Edges, Player
 
 LR, TB = LEFT | RIGHT, TOP | BOTTOM
@@ -315,11 +325,11 @@ def test_options_accept_command_line_strings_and_reject_bad_values():
         CommonCarrierGame(options={"target": "many"})
     with pytest.raises(CardgenError, match="from 1 to 20"):
         CommonCarrierGame(options={"target": 21})
-    with pytest.raises(CardgenError, match="hole_card.*true or false"):
+    with pytest.raises(CardgenError, match=r"hole_card.*true or false"):
         CommonCarrierGame(options={"hole_card": "maybe"})
     with pytest.raises(CardgenError, match="unknown option 'colour'"):
         CommonCarrierGame(options={"colour": "red"})
-    with pytest.raises(CardgenError, match="gray_pbx.*only 4 are printed"):
+    with pytest.raises(CardgenError, match=r"gray_pbx.*only 4 are printed"):
         CommonCarrierGame(options={"gray_pbx": 5})
 
 

@@ -463,7 +463,7 @@ def test_random_games_keep_every_card_and_end(options):
     for players in (3, 4, 7):
         game = DotcombustGame(players, options=options)
         for seed in range(5):
-            def check(state):
+            def check(state, game=game, players=players):
                 assert_cards_conserved(state)
                 if not state.is_terminal():
                     assert all(state.legal_actions(p) for p in range(players))
@@ -583,10 +583,10 @@ def make_deck(assets: dict[str, list[str]] | None = None, options=None, cards=No
         cards = [Card(id=f"{name}-{i}", kind="asset", asset=name, title=part,
                       parts=tuple(parts))
                  for name, parts in assets.items() for i, part in enumerate(parts)]
-    values = dict(id="dotcombust", name="dotCOMbust", game="dotcombust",
-                  path=Path("decks/dotcombust.yaml"), orientation="portrait",
-                  card_width=144, card_height=252, players=(), per_player=False,
-                  back=Back(), options=options or {}, cards=tuple(cards))
+    values = {"id": "dotcombust", "name": "dotCOMbust", "game": "dotcombust",
+                  "path": Path("decks/dotcombust.yaml"), "orientation": "portrait",
+                  "card_width": 144, "card_height": 252, "players": (), "per_player": False,
+                  "back": Back(), "options": options or {}, "cards": tuple(cards)}
     known = {f.name for f in dataclasses.fields(Deck)}  # the model is still growing
     return Deck(**{k: v for k, v in values.items() if k in known})
 
@@ -661,8 +661,8 @@ def test_dotcombust_needs_three_players():
     deck = make_deck(options={"players": 2}).with_(key_locations={"options": where})
     found = errors(check_deck(deck))
     assert [str(f) for f in found] == [
-        "decks/dotcombust.yaml:21:3: error: option 'players' must be a whole "
-        "number from 3 to 12, got 2"]
+        ("decks/dotcombust.yaml:21:3: error: option 'players' must be a whole "
+        "number from 3 to 12, got 2")]
 
 
 def test_a_smaller_deck_asking_for_more_assets_than_printed_is_refused():

@@ -8,8 +8,15 @@ import pytest
 from cardgen.errors import CardgenError
 from cardgen.games.base import SIMULTANEOUS, TERMINAL, Game, State
 from cardgen.games.common_carrier import CommonCarrierGame
-from cardgen.playtest import (TIMING_KEYS, draw_report, format_report, play_game, report_json,
-                              run_playtest, wilson_interval)
+from cardgen.playtest import (
+    TIMING_KEYS,
+    draw_report,
+    format_report,
+    play_game,
+    report_json,
+    run_playtest,
+    wilson_interval,
+)
 
 REPORT_KEYS = {"games", "completion", "draws", "timeouts", "seat_win_rates", "mean_length",
                "median_length", "min_length", "max_length", "mean_branching",
@@ -27,7 +34,7 @@ def report() -> dict:
 
 
 def test_report_has_every_figure(report):
-    assert REPORT_KEYS <= set(report)
+    assert set(report) >= REPORT_KEYS
     assert report["games"] == 40
     assert set(report["tie_rate_by_target"]) == {"5", "6", "7", "8"}
     seats = report["seat_win_rates"]
@@ -115,10 +122,10 @@ class MatchingPennies(Game):
     def __init__(self):
         super().__init__(2)
 
-    def new_initial_state(self, rng: random.Random) -> "PenniesState":
+    def new_initial_state(self, rng: random.Random) -> PenniesState:
         return PenniesState()
 
-    def heuristic(self, state: "PenniesState", player: int) -> float:
+    def heuristic(self, state: PenniesState, player: int) -> float:
         return state.score if player == 0 else -state.score
 
 

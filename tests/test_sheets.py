@@ -91,8 +91,8 @@ def test_crop_marks_stay_in_the_margins_and_never_cross_a_card(name):
     marks = t.crop_marks()
     assert marks
     for x1, y1, x2, y2 in marks:
-        assert 0 <= min(x1, x2) and max(x1, x2) <= t.page_width
-        assert 0 <= min(y1, y2) and max(y1, y2) <= t.page_height
+        assert min(x1, x2) >= 0 and max(x1, x2) <= t.page_width
+        assert min(y1, y2) >= 0 and max(y1, y2) <= t.page_height
         for s in t.slots():
             b = t.bleed
             overlaps_x = min(x1, x2) < s.x + s.width + b and max(x1, x2) > s.x - b

@@ -11,8 +11,9 @@ from __future__ import annotations
 import math
 import random
 from abc import ABC, abstractmethod
+from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any, Hashable, Sequence
+from typing import Any, Generic, TypeVar
 
 from ..errors import CardgenError
 from ..yamlio import did_you_mean
@@ -22,7 +23,10 @@ SIMULTANEOUS = -2
 #: ``current_player()`` of a finished game.
 TERMINAL = -4
 
-Action = Hashable
+#: each engine has its own action type (an int, a tuple, a named tuple; a
+#: tuple of per-player moves when SIMULTANEOUS); the runner only passes them on
+Action = Any
+StateT = TypeVar("StateT", bound="State")
 
 
 @dataclass(frozen=True)
@@ -125,7 +129,7 @@ def _parse_number(value: Any, whole: bool) -> float | int | None:
     return None if math.isnan(number) or math.isinf(number) else number
 
 
-class Game(ABC):
+class Game(ABC, Generic[StateT]):
     """Fixed parameters of a game: players and rule options."""
 
     #: game id as used in deck files (``game: common-carrier``)
@@ -139,10 +143,10 @@ class Game(ABC):
         self.options.update(options or {})
 
     @abstractmethod
-    def new_initial_state(self, rng: random.Random) -> "State":
+    def new_initial_state(self, rng: random.Random) -> StateT:
         """Shuffle, deal and return the position before the first move."""
 
-    def metrics(self, state: "State") -> dict[str, Any]:
+    def metrics(self, state: StateT) -> dict[str, Any]:
         """Game-specific figures of one finished game (for the playtest report)."""
         return {}
 
@@ -150,7 +154,7 @@ class Game(ABC):
         """Aggregate the per-game figures of many games into report entries."""
         return {}
 
-    def heuristic(self, state: "State", player: int) -> float:
+    def heuristic(self, state: StateT, player: int) -> float:
         """How good ``state`` is for ``player``; the greedy policy maximises it."""
         return 0.0
 
@@ -181,7 +185,7 @@ class State(ABC):
         """
 
     @abstractmethod
-    def clone(self) -> "State": ...
+    def clone(self) -> State: ...
 
     def winners(self) -> list[int]:
         """Seats that won; empty for a draw."""

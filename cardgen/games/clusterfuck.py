@@ -13,7 +13,8 @@ stays small and cheap to clone.
 from __future__ import annotations
 
 import random
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 from ..errors import CardgenError
 from ..findings import Finding
@@ -128,7 +129,7 @@ PLAY, CHOOSE_DEMAND, ANSWER_DEMAND, OVER = range(4)
 # ---------------------------------------------------------------- the game
 
 
-class ClusterfuckGame(Game):
+class ClusterfuckGame(Game["ClusterfuckState"]):
     """Fixed table: player count and the rule options."""
 
     name = "clusterfuck"
@@ -161,7 +162,7 @@ class ClusterfuckGame(Game):
         """Every round crowns one Magnate, so someone reaches the target by then."""
         return self.num_players * (self.rounds_to_win - 1) + 1
 
-    def new_initial_state(self, rng: random.Random) -> "ClusterfuckState":
+    def new_initial_state(self, rng: random.Random) -> ClusterfuckState:
         return ClusterfuckState(self, rng)
 
     def position(
@@ -172,7 +173,7 @@ class ClusterfuckGame(Game):
         rounds_won: list[int] | None = None,
         round_no: int = 1,
         seed: int = 0,
-    ) -> "ClusterfuckState":
+    ) -> ClusterfuckState:
         """A hand-built position at the start of a trick (for tests and examples).
 
         ``hands`` are rank counts or strings like "3 3 K 2"; cards no one holds
@@ -183,7 +184,7 @@ class ClusterfuckGame(Game):
 
     # ---- policies and report
 
-    def greedy_action(self, state: "ClusterfuckState", player: int, rng: random.Random) -> int:
+    def greedy_action(self, state: ClusterfuckState, player: int, rng: random.Random) -> int:
         """Lowest winning play, safe demands, honest answers but for bluffs."""
         if state.phase == PLAY:
             return state.lowest_winning_play()
@@ -193,7 +194,7 @@ class ClusterfuckGame(Game):
             return REFUSE
         return REFUSE if rng.random() < self.bluff else COMPLY
 
-    def _greedy_demand(self, state: "ClusterfuckState", me: int) -> int:
+    def _greedy_demand(self, state: ClusterfuckState, me: int) -> int:
         """Demand from the fullest hand among those this player should beat.
 
         A player knows its own status, the statuses made public at the start
@@ -218,12 +219,12 @@ class ClusterfuckGame(Game):
                 best, best_score = DEMAND + q, score
         return best
 
-    def heuristic(self, state: "ClusterfuckState", player: int) -> float:
+    def heuristic(self, state: ClusterfuckState, player: int) -> float:
         """Rounds won first, then fewer cards, then strong cards in hand."""
         hand = state.hands[player]
         return 100.0 * state.rounds_won[player] - 2.0 * state.held[player] + hand[TWO] + 0.5 * hand[TWO - 1]
 
-    def metrics(self, state: "ClusterfuckState") -> dict[str, Any]:
+    def metrics(self, state: ClusterfuckState) -> dict[str, Any]:
         return {
             "rounds": state.rounds_played,
             "true_magnate": state.winner,
@@ -288,6 +289,17 @@ def _demander_wins(demander: int, target: int, n: int) -> bool:
 
 class ClusterfuckState(State):
     """One position: hands as rank counts, status cards, the trick in play."""
+
+    # set by _seat at the start of every round, then by the moves
+    phase: int
+    player: int
+    trick_rank: int
+    trick_count: int
+    trick_winner: int
+    passes: int
+    target: int
+    finish: list[int]
+    active: int
 
     def __init__(
         self,
@@ -373,7 +385,7 @@ class ClusterfuckState(State):
             result[self.winner] = 1.0
         return result
 
-    def clone(self) -> "ClusterfuckState":
+    def clone(self) -> ClusterfuckState:
         other = object.__new__(ClusterfuckState)
         other.__dict__.update(self.__dict__)
         other.hands = [h[:] for h in self.hands]
@@ -715,8 +727,24 @@ def _check_standard_deck(playing: list[Any], standard: bool, find: Callable[...,
 
 
 __all__ = [
-    "ClusterfuckGame", "ClusterfuckState", "game_from_deck", "check_deck", "read_options",
-    "status_title", "status_cards", "play_action", "demand_action", "action_to_string",
-    "RANKS", "SUITS", "PASS", "NO_DEMAND", "DEMAND", "COMPLY", "REFUSE",
-    "TARGET_GIVES", "DEMANDER_GIVES", "PROTECTED",
+    "COMPLY",
+    "DEMAND",
+    "DEMANDER_GIVES",
+    "NO_DEMAND",
+    "PASS",
+    "PROTECTED",
+    "RANKS",
+    "REFUSE",
+    "SUITS",
+    "TARGET_GIVES",
+    "ClusterfuckGame",
+    "ClusterfuckState",
+    "action_to_string",
+    "check_deck",
+    "demand_action",
+    "game_from_deck",
+    "play_action",
+    "read_options",
+    "status_cards",
+    "status_title",
 ]

@@ -19,7 +19,8 @@ from __future__ import annotations
 
 import random
 from collections import deque
-from typing import Any, Iterator, Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
+from typing import Any
 
 from ..errors import CardgenError
 from ..findings import Finding
@@ -99,7 +100,7 @@ def standard_printing() -> list[tuple[int, bool, int, str]]:
     return cards + [(PBX_MASK, True, 4, "pbx"), (GOOSE_MASK, True, 4, "goose-egg")]
 
 
-def game_from_deck(deck: Any, options: Mapping[str, Any] | None = None) -> "CommonCarrierGame":
+def game_from_deck(deck: Any, options: Mapping[str, Any] | None = None) -> CommonCarrierGame:
     """The engine for a built deck: each player's basic cards plus the chosen gray ones."""
     merged = {k: v for k, v in (deck.options or {}).items() if k in OPTION_NAMES}
     merged.update(options or {})
@@ -263,7 +264,7 @@ def _connected(x: int) -> bool:
 
 # --- the game ------------------------------------------------------------
 
-class CommonCarrierGame(Game):
+class CommonCarrierGame(Game["CommonCarrierState"]):
     """Two players, their printed cards and the rule options."""
 
     name = "common-carrier"
@@ -324,7 +325,7 @@ class CommonCarrierGame(Game):
                                f"but only {have_goose} are printed (allowed: 0..{have_goose})")
         return pbx, goose
 
-    def new_initial_state(self, rng: random.Random) -> "CommonCarrierState":
+    def new_initial_state(self, rng: random.Random) -> CommonCarrierState:
         state = CommonCarrierState(self)
         for player in (0, 1):
             deck = list(self.player_cards[player])
@@ -335,7 +336,7 @@ class CommonCarrierGame(Game):
         state._start_turn(0)
         return state
 
-    def empty_state(self) -> "CommonCarrierState":
+    def empty_state(self) -> CommonCarrierState:
         """An empty board with every card still in its owner's unshuffled deck (for set-ups)."""
         state = CommonCarrierState(self)
         state.decks = [list(self.player_cards[0]), list(self.player_cards[1])]
@@ -346,13 +347,13 @@ class CommonCarrierGame(Game):
         return [c for c in self.player_cards[player]
                 if canonical(self.card_mask[c]) == canonical(mask)]
 
-    def heuristic(self, state: "CommonCarrierState", player: int) -> float:
+    def heuristic(self, state: CommonCarrierState, player: int) -> float:
         if state.finished:
             winners = state.winners()
             return 0.0 if not winners else (1000.0 if player in winners else -1000.0)
         return float(state.value(player) - state.value(1 - player))
 
-    def greedy_action(self, state: "CommonCarrierState", player: int,
+    def greedy_action(self, state: CommonCarrierState, player: int,
                       rng: random.Random) -> tuple:
         """Best heuristic after the move, evaluated by placing and lifting cards, no clones."""
         best: list[tuple] = []
@@ -371,12 +372,12 @@ class CommonCarrierGame(Game):
                 best.append(action)
         return rng.choice(best)
 
-    def random_action(self, state: "CommonCarrierState", player: int,
+    def random_action(self, state: CommonCarrierState, player: int,
                       rng: random.Random) -> tuple:
         """A uniformly drawn legal action, without listing them all."""
         return state.sample_action(rng)
 
-    def metrics(self, state: "CommonCarrierState") -> dict[str, Any]:
+    def metrics(self, state: CommonCarrierState) -> dict[str, Any]:
         return {"target": self.target, "reached": [list(r) for r in state.reached],
                 "fill": bin(state.occ).count("1") / (SPAN * SPAN)}
 
@@ -447,7 +448,7 @@ class CommonCarrierState(State):
         #: per player, the move at which their best path first reached 5, 6, 7, 8
         self.reached: list[list[int | None]] = [[None] * 4, [None] * 4]
         self._level = 0
-        self._sets: tuple | None = None
+        self._sets: tuple[int, int, int, list[list[int]], Any] | None = None
         self._combos: list | None = None
 
     # --- the OpenSpiel verbs ---------------------------------------------
@@ -464,7 +465,7 @@ class CommonCarrierState(State):
     def winners(self) -> list[int]:
         return list(self._winners)
 
-    def clone(self) -> "CommonCarrierState":
+    def clone(self) -> CommonCarrierState:
         other = CommonCarrierState.__new__(CommonCarrierState)
         other.__dict__.update(self.__dict__)
         other.top, other.mask = self.top[:], self.mask[:]
@@ -803,6 +804,7 @@ class CommonCarrierState(State):
             bad = [[0, 0] for _ in range(4)]
             conflicts = None
         else:
+            assert self.bbox is not None  # an occupied board has a bounding box
             r0, r1, c0, c1 = self.bbox
             window = _rows(r1 - SPAN + 1, r0 + SPAN - 1) & _cols(c1 - SPAN + 1, c0 + SPAN - 1)
             frontier = _near(occ) & window
@@ -820,7 +822,7 @@ class CommonCarrierState(State):
 
     def _fits(self, mask: int) -> tuple[int, list[int]]:
         """Cells where ``mask`` agrees with every neighbour, and with all but side d."""
-        occ, frontier, window, bad, _ = self._board_sets()
+        _occ, _frontier, window, bad, _ = self._board_sets()
         b = [bad[i][1 if mask & SIDE_BITS[i] else 0] for i in range(4)]
         allb = b[0] | b[1] | b[2] | b[3]
         fit = window & ~allb
@@ -838,8 +840,8 @@ class CommonCarrierState(State):
         for card in cards:
             kinds.setdefault(canonical(game.card_mask[card]), []).append(card)
         reps = [(k, ids) for k, ids in sorted(kinds.items())]
-        combos = []
-        occ, frontier, *_ = self._board_sets()
+        combos: list[tuple[int, tuple[Any, ...]]] = []
+        _occ, frontier, *_ = self._board_sets()
         if self._level == 1:
             for _, ids in reps:
                 card = ids[0]
@@ -867,7 +869,7 @@ class CommonCarrierState(State):
 
     def _count_pairs(self, ma: int, mb: int) -> int:
         """Ordered (cell for a, cell for b) pairs leaving a legal board."""
-        occ, frontier, window, bad, conflicts = self._board_sets()
+        occ, frontier, _window, _bad, conflicts = self._board_sets()
         fa, exa = self._fits(ma)
         fb, exb = self._fits(mb)
         pa, pb = fa & frontier, fb & frontier
@@ -914,7 +916,7 @@ class CommonCarrierState(State):
         step 0: c2 is any cell of the set; otherwise the set holds c1 cells
         and c2 = c1 + step.
         """
-        occ, frontier, window, bad, conflicts = self._board_sets()
+        occ, frontier, _window, _bad, conflicts = self._board_sets()
         fa, exa = self._fits(ma)
         fb, exb = self._fits(mb)
         pa, pb = fa & frontier, fb & frontier
@@ -1032,6 +1034,7 @@ class CommonCarrierState(State):
             return False
         undo = [self._put(card, cell, self.game._oriented(card, t))
                 for (card, _, _, t), cell in zip(action, cells)]
+        assert self.bbox is not None  # cards were just laid
         r0, r1, c0, c1 = self.bbox
         ok = r1 - r0 < SPAN and c1 - c0 < SPAN and _connected(self.occ)
         for cell in cells if ok else ():
@@ -1108,6 +1111,7 @@ def find_winning_layout(game: CommonCarrierGame, player: int,
                     continue
                 grid[pos] = mask
                 left[kind] -= 1
+                result: list[tuple[tuple[int, int], int, int]] | None
                 if out is None:
                     result = [(pos, mask, kind)]
                 else:

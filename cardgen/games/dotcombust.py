@@ -16,7 +16,8 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from typing import Any, Mapping, NamedTuple, Sequence
+from collections.abc import Mapping, Sequence
+from typing import Any, NamedTuple
 
 from ..errors import CardgenError
 from ..findings import Finding
@@ -81,7 +82,7 @@ class Pass(NamedTuple):
 SIT_OUT = Pass(())
 
 
-def game_from_deck(deck: Any, options: Mapping[str, Any] | None = None) -> "DotcombustGame":
+def game_from_deck(deck: Any, options: Mapping[str, Any] | None = None) -> DotcombustGame:
     """The engine for a built deck; CLI options override the deck's own.
 
     Refuses a deck that check_deck finds unplayable, naming the first problem.
@@ -152,7 +153,7 @@ def parse_options(options: Mapping[str, Any] | None) -> dict[str, Any]:
     return base.parse_options("dotcombust", OPTION_SPECS, dict(options or {}))
 
 
-class DotcombustGame(Game):
+class DotcombustGame(Game["DotcombustState"]):
     """Asset sizes, players and rule options; deals States.
 
     ``assets`` is {name: size}, {name: part names} or a list of sizes (the
@@ -195,7 +196,7 @@ class DotcombustGame(Game):
         self._barrels = {(a, b): Pass((a, b), False)
                          for a in range(count) for b in range(a + 1, count)}
 
-    def new_initial_state(self, rng: random.Random) -> "DotcombustState":
+    def new_initial_state(self, rng: random.Random) -> DotcombustState:
         """Shuffle and deal the whole deck; seats from 0 get the extra cards."""
         deck = [a for a, size in enumerate(self.asset_sizes) for _ in range(size)]
         rng.shuffle(deck)
@@ -205,7 +206,7 @@ class DotcombustGame(Game):
         return DotcombustState(self, hands)
 
     def state_from_hands(self, hands: Sequence[Mapping[str, int] | Sequence[int]],
-                         turn: int = 0) -> "DotcombustState":
+                         turn: int = 0) -> DotcombustState:
         """A position set up by hand: per player {asset name: parts held} or counts.
 
         Cards in no hand are out of play, so small positions stay readable.
@@ -240,13 +241,13 @@ class DotcombustGame(Game):
         side = "face up" if action.face_up else "face down"
         return f"{len(names)} {names[0]} {side}"
 
-    def heuristic(self, state: "DotcombustState", player: int) -> float:
+    def heuristic(self, state: DotcombustState, player: int) -> float:
         """Points, plus part credit for assets well on their way."""
         hand = state.hands[player]
         return state.points[player] + sum(
             _progress(c, s) for c, s in zip(hand, self.asset_sizes) if c)
 
-    def greedy_action(self, state: "DotcombustState", player: int,
+    def greedy_action(self, state: DotcombustState, player: int,
                       rng: random.Random) -> Pass:
         """The play with the best expected gain for the player's own assets.
 
@@ -288,11 +289,11 @@ class DotcombustGame(Game):
                 best.append(action)
         return rng.choice(best)
 
-    def metrics(self, state: "DotcombustState") -> dict[str, Any]:
+    def metrics(self, state: DotcombustState) -> dict[str, Any]:
         """Points, spread, assets completed per size, passes, how it ended."""
         points = list(state.points)
         by_size: dict[int, list[int]] = {}
-        for a, s in enumerate(self.asset_sizes):
+        for s in self.asset_sizes:
             by_size.setdefault(s, [0, 0])[1] += 1
         for shown in state.shown:
             for a in shown:
@@ -337,8 +338,18 @@ class DotcombustGame(Game):
 class DotcombustState(State):
     """Hands as card counts per asset, shown assets, points, turn number."""
 
-    __slots__ = ("game", "hands", "hand_sizes", "shown", "points", "turn",
-                 "passes", "bans", "last_completion", "ended_by")
+    __slots__ = (
+        "bans",
+        "ended_by",
+        "game",
+        "hand_sizes",
+        "hands",
+        "last_completion",
+        "passes",
+        "points",
+        "shown",
+        "turn",
+    )
 
     def __init__(self, game: DotcombustGame, hands: list[list[int]] | None, turn: int = 0):
         self.game = game
@@ -467,7 +478,7 @@ class DotcombustState(State):
             return [0.0] * n
         return [1.0 if p == top[0] else 0.0 for p in range(n)]
 
-    def clone(self) -> "DotcombustState":
+    def clone(self) -> DotcombustState:
         other = DotcombustState(self.game, None)
         other.hands = [h[:] for h in self.hands]
         other.hand_sizes = self.hand_sizes[:]
@@ -606,7 +617,7 @@ def _check_asset(name: str, cards: list[Any], error: Any) -> None:
         error(f"asset '{name}' has no card for part(s) {', '.join(missing)}", cards[0])
 
 
-def _progress(count: int, size: int) -> float:
+def _progress(count: float, size: int) -> float:
     """What holding ``count`` of ``size`` parts is worth: full points when complete."""
     if count >= size:
         return float(size - 1)

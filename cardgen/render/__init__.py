@@ -12,7 +12,7 @@ from typing import Any
 
 from ..model import RGB, Back, Card
 from . import asset, generic, playing, reference, status, text, tile
-from .common import draw_background, draw_back
+from .common import draw_back, draw_background
 
 KIND_RENDERERS = {
     "tile": tile.draw,

@@ -15,7 +15,7 @@ def draw(canvas, card, ctx) -> None:
     w, h, s = ctx.width, ctx.height, ctx.safe
     color = card.color or ctx.accent
     band_h = h * 0.22
-    band(canvas, ctx, h, band_h + (0 if ctx.bleed else 0), color)
+    band(canvas, ctx, h, band_h, color)
     ink = ink_on(color)
     # code badge, the code sized to sit inside the circle
     r = band_h * 0.38

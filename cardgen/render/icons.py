@@ -6,7 +6,7 @@ a fill colour and an ink colour (outline and detail).
 from __future__ import annotations
 
 import math
-from typing import Callable
+from collections.abc import Callable
 
 from . import text
 

@@ -201,7 +201,7 @@ def _load_template_file(path_text: str) -> SheetTemplate:
     left, bottom, right, top = template.card_area()
     if left < 0 or bottom < 0 or right > template.page_width + 0.01 or top > template.page_height + 0.01:
         raise doc.error((), f"sheet '{template.name}': the cards do not fit on the paper")
-    if template.bleed * 2 > min(template.gap_column or template.bleed * 2, template.gap_row or template.bleed * 2) + 1e-6 \
-            and (template.gap_column or template.gap_row):
+    room = min(template.gap_column or template.bleed * 2, template.gap_row or template.bleed * 2)
+    if template.bleed * 2 > room + 1e-6 and (template.gap_column or template.gap_row):
         raise doc.error(("bleed",), "bleed must be at most half of the gaps between cards")
     return template
