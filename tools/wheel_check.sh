@@ -1,0 +1,80 @@
+#!/usr/bin/env bash
+# Use cardgen as most users get it: build the wheel from this checkout, install
+# it into a fresh virtual environment in a temporary folder outside the
+# checkout, and run there what the README shows. Fails on any non-zero exit,
+# missing output, or a deprecation warning from our own pyproject.toml.
+#
+#     make wheel-check        (CI runs it after make test)
+set -euo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+python=${PYTHON:-python3}
+work=$(mktemp -d "${TMPDIR:-/tmp}/cardgen-wheel.XXXXXX")
+trap 'rm -rf "$work"' EXIT
+
+fail() { echo "wheel-check: $*" >&2; exit 1; }
+step() { echo "wheel-check: $*"; }
+
+step "building the wheel from a clean copy of the checkout"
+# a copy of the files git knows (no build/ or *.egg-info left by an editable
+# install, which setuptools would silently take files from)
+mkdir "$work/src"
+git -C "$root" ls-files -z --cached --others --exclude-standard | (cd "$root" && tar --null -T - -cf -) \
+    | tar -xf - -C "$work/src"
+"$root/.venv/bin/python" -m pip wheel --no-deps --verbose --wheel-dir "$work/dist" "$work/src" >"$work/build.log" 2>&1 \
+    || { cat "$work/build.log" >&2; fail "the wheel did not build"; }
+if grep -iE "deprecat" "$work/build.log" >&2; then
+    fail "building the wheel printed the deprecation warnings above"
+fi
+wheel=$(ls "$work"/dist/cardgen-*.whl)
+"$python" - "$wheel" "$root" <<'PY' || fail "the wheel lacks the files above"
+import sys, zipfile
+from pathlib import Path
+names = set(zipfile.ZipFile(sys.argv[1]).namelist())
+root = Path(sys.argv[2])
+# every bundled deck, piece of art and sheet template of the checkout
+wanted = [f"cardgen/{p.relative_to(root).as_posix()}" for folder in ("decks", "art")
+          for p in sorted((root / folder).rglob("*")) if p.is_file()]
+wanted += [p.relative_to(root).as_posix() for p in sorted((root / "cardgen" / "sheets").glob("*.yaml"))]
+missing = [name for name in wanted if name not in names]
+for name in missing:
+    print(f"missing from the wheel: {name}", file=sys.stderr)
+sys.exit(1 if missing else 0)
+PY
+
+step "installing $(basename "$wheel") into a fresh virtual environment"
+"$python" -m venv "$work/venv"
+"$work/venv/bin/python" -m pip install --quiet "$wheel" 2>"$work/install.log" || { cat "$work/install.log" >&2; fail "pip install failed"; }
+if grep -iE "deprecat" "$work/install.log" >&2; then
+    fail "pip install printed the deprecation warnings above"
+fi
+
+mkdir "$work/user" && cd "$work/user"
+cardgen=("$work/venv/bin/cardgen")
+where=$("$work/venv/bin/python" -c "import cardgen; print(cardgen.__file__)")
+case "$where" in "$work/venv/"*) ;; *) fail "cardgen was imported from $where, not the installed wheel";; esac
+
+step "cardgen list"
+"${cardgen[@]}" list >list.txt
+for deck in common-carrier dotcombust clusterfuck; do
+    grep -q "^  $deck " list.txt || { cat list.txt >&2; fail "cardgen list does not show $deck"; }
+done
+
+step "cardgen build (every bundled deck)"
+"${cardgen[@]}" build
+for pdf in common-carrier-player-1 common-carrier-player-2 dotcombust clusterfuck; do
+    test -s "output/$pdf.pdf" || fail "cardgen build wrote no output/$pdf.pdf"
+done
+
+step "cardgen validate"
+"${cardgen[@]}" validate
+
+step "cardgen playtest common-carrier --games 20 --seed 1"
+"${cardgen[@]}" playtest common-carrier --games 20 --seed 1 >playtest.txt
+grep -q "20 games" playtest.txt || { cat playtest.txt >&2; fail "the playtest report does not say 20 games"; }
+
+step "cardgen new demo && cardgen build demo/demo.yaml"
+"${cardgen[@]}" new demo
+"${cardgen[@]}" build demo/demo.yaml
+test -s output/demo.pdf || fail "cardgen build demo/demo.yaml wrote no output/demo.pdf"
+
+step "the installed wheel does what the README shows"
