@@ -13,15 +13,13 @@ process, then a ``--big``-game Common Carrier run with ``--jobs`` processes
 from __future__ import annotations
 
 import argparse
-import importlib
-import inspect
 import sys
 import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from cardgen.games import GAME_MODULES
+from cardgen.games import GAMES, game_class
 from cardgen.games.base import Game
 from cardgen.playtest import run_playtest
 
@@ -38,8 +36,8 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
 
     print(f"{'game':16} {'policy':8} {'games':>6} {'games/s':>9} {'moves/s':>9} {'seconds':>8}")
-    for name, module_path in GAME_MODULES.items():
-        game = _default_game(name, module_path)
+    for name in GAMES:
+        game = _default_game(name)
         if game is None:
             continue
         for policy, count in (("random", args.games), ("greedy", args.greedy_games)):
@@ -49,7 +47,7 @@ def main(argv: list[str] | None = None) -> int:
             print(f"{name:16} {policy:8} {count:6d} {report['games_per_second']:9.1f} "
                   f"{report['moves_per_second']:9.0f} {report['seconds']:8.2f}")
     if args.big > 0:
-        game = _default_game("common-carrier", GAME_MODULES["common-carrier"])
+        game = _default_game("common-carrier")
         if game is not None:
             started = time.perf_counter()
             report = run_playtest(game, args.big, args.seed, jobs=args.jobs)
@@ -64,22 +62,13 @@ def main(argv: list[str] | None = None) -> int:
     return 0
 
 
-def _default_game(name: str, module_path: str) -> Game | None:
-    """The module's Game subclass with default options, or None (with a message)."""
+def _default_game(name: str) -> Game | None:
+    """The game's engine with default options, or None (with a message)."""
     try:
-        module = importlib.import_module(module_path)
+        cls = game_class(name)
+        return cls() if cls else None
     except Exception as exc:
-        print(f"{name:16} skipped: cannot import {module_path} ({exc.__class__.__name__}: {exc})")
-        return None
-    classes = [obj for _, obj in inspect.getmembers(module, inspect.isclass)
-               if issubclass(obj, Game) and obj is not Game and obj.__module__ == module.__name__]
-    if not classes:
-        print(f"{name:16} skipped: {module_path} has no Game subclass")
-        return None
-    try:
-        return classes[0]()
-    except Exception as exc:
-        print(f"{name:16} skipped: {classes[0].__name__}() failed ({exc})")
+        print(f"{name:16} skipped: {exc.__class__.__name__}: {exc}")
         return None
 
 

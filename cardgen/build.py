@@ -16,7 +16,7 @@ from .deck import deck_names, load_deck, slug
 from .errors import CardgenError
 from .export import Layout, PlacedCard, write_pdf
 from .findings import Finding
-from .games import game_module
+from .games import game_class
 from .games.base import OptionSpec
 from .model import Card, Deck, Player
 from .render import RenderContext, render_back, render_face
@@ -148,9 +148,8 @@ def option_names(deck: Deck) -> set[str]:
 
 
 def _option_specs(deck: Deck) -> dict[str, OptionSpec]:
-    module = game_module(deck.game)
-    game_class = _game_class(module) if module else None
-    return {s.name: s for s in getattr(game_class, "option_specs", ())}
+    game = game_class(deck.game)
+    return {s.name: s for s in game.option_specs} if game else {}
 
 
 def check_settings(settings: BuildSettings) -> None:
@@ -245,16 +244,6 @@ def _checked(specs: dict, key: str, value: Any, where) -> Any:
         return specs[key].parse(value)
     except CardgenError as exc:
         raise CardgenError(exc.message, where) from None
-
-
-def _game_class(module):
-    from .games.base import Game
-
-    for value in vars(module).values():
-        if (isinstance(value, type) and issubclass(value, Game) and value is not Game
-                and value.__module__ == module.__name__):
-            return value
-    return None
 
 
 def parse_option_pairs(pairs: tuple[str, ...] | list[str]) -> dict[str, str]:
