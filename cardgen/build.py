@@ -19,7 +19,7 @@ from .findings import Finding
 from .games import game_class
 from .games.base import OptionSpec
 from .model import Card, Deck, Player
-from .render import RenderContext, render_back, render_face
+from .render.faces import Faces
 from .render.reference import option_on
 from .sheets import DEFAULT_SHEET, DUPLEX_MODES, SheetTemplate, load_template
 from .units import mm
@@ -70,6 +70,7 @@ class BuildResult:
     outputs: list[Output]
     pages: list[int]
     warnings: list[Finding]
+    faces: Faces | None = None
 
 
 class DeckUnplayable(CardgenError):
@@ -91,20 +92,29 @@ def build_decks(names: Sequence[str], out_dir: Path, settings: BuildSettings) ->
     template = load_template(settings.sheet)
     results = []
     for deck in prepare_decks(names, settings):
+        faces = deck_faces(deck, template)
         warnings: list[Finding] = []
         if settings.validate:
             from .validate import structural_findings
 
-            findings = structural_findings(deck, template)
+            findings = structural_findings(deck, template, faces)
             errors = [f for f in findings if f.severity == "error"]
             if errors:
                 raise DeckUnplayable(deck, errors)
             warnings = [f for f in findings if f.severity != "error"]
-        results.append(BuildResult(deck, plan_outputs(deck, out_dir), [], warnings))
+        results.append(BuildResult(deck, plan_outputs(deck, out_dir), [], warnings, faces))
     for result in results:
+        assert result.faces is not None
         for output in result.outputs:
-            result.pages.append(write_output(result.deck, output, template, settings))
+            result.pages.append(write_output(result.deck, output, template, settings, result.faces))
     return results
+
+
+def deck_faces(deck: Deck, template: SheetTemplate) -> Faces:
+    """The deck's drawings at the card size of ``template`` (portrait decks stand the card up)."""
+    width, height = ((template.card_width, template.card_height) if deck.landscape
+                     else (template.card_height, template.card_width))
+    return Faces(deck, width, height, template.bleed)
 
 
 def prepare_decks(names: Sequence[str], settings: BuildSettings) -> list[Deck]:
@@ -206,9 +216,9 @@ def prepare(deck: Deck, settings: BuildSettings) -> Deck:
         cards += _standard_deck(deck)
     if deck.per_player:
         # each player gets their own copy of the playing cards, in their colour;
-        # reference cards are shared and go into every player's PDF
-        owned = [c for c in cards if c.kind != "reference"]
-        shared = [c for c in cards if c.kind == "reference"]
+        # reference cards and cards marked shared are printed once
+        owned = [c for c in cards if c.kind != "reference" and not c.shared]
+        shared = [c for c in cards if c.kind == "reference" or c.shared]
         cards = [c.with_(owner=i, color=p.color if c.kind == "tile" or c.color is None else c.color)
                  for i, p in enumerate(deck.players) for c in owned] + shared
     return deck.with_(cards=tuple(cards))
@@ -297,79 +307,70 @@ def _keep_assets(deck: Deck, cards: list[Card], keep: int) -> list[Card]:
     return [c for c in cards if c.kind != "asset" or c.asset in kept]
 
 
+#: Social Status colours: the Magnate's gold, the Asshole's red, the ranks between
+STATUS_COLORS = {"top": (0.80, 0.64, 0.16), "bottom": (0.45, 0.12, 0.12), "middle": (0.28, 0.30, 0.38)}
+
+
 def _status_cards(deck: Deck, players: int) -> list[Card]:
     from .games.clusterfuck import status_cards
 
     color = deck.status.get("color")
-    return [Card(id=f"status-{number}", kind="status", number=number, title=title,
-                 text=deck.status.get("text", ""), color=parse_color(color) if color else None,
-                 location=deck.key_locations.get("status"))
-            for number, title in status_cards(players)]
+    cards = []
+    for number, title in status_cards(players):
+        rank = "top" if number == 1 else "bottom" if number == players else "middle"
+        cards.append(Card(id=f"status-{number}", kind="status", number=number, title=title,
+                          text=deck.status.get("text", ""),
+                          color=parse_color(color) if color else STATUS_COLORS[rank],
+                          location=deck.key_locations.get("status"),
+                          fields={"number": number, "players": players, "rank": rank}))
+    return cards
 
 
 def _standard_deck(deck: Deck) -> list[Card]:
     where = deck.key_locations.get("standard_deck")
     footer = deck.standard_deck.get("text", "") if deck.standard_deck else ""
     return [Card(id=f"{rank.lower()}-of-{suit}", kind="playing", rank=rank, suit=suit,
-                 title=f"{rank} of {suit}", text=footer, location=where)
+                 title=f"{rank} of {suit}", text=footer, location=where,
+                 fields={"rank": rank, "suit": suit})
             for suit in SUITS for rank in RANKS]
 
 
 # --- writing -------------------------------------------------------------------
 
 def plan_outputs(deck: Deck, out_dir: Path) -> list[Output]:
+    """The PDFs a deck prints: one, or one per player (shared cards in each, or in one of their own)."""
     if deck.per_player:
-        return [Output(out_dir / f"{deck.id}-{slug(player.name)}.pdf",
-                       tuple(c for c in deck.cards if c.owner in (i, -1)), player, i)
-                for i, player in enumerate(deck.players)]
+        separate = deck.shared_cards == "separate"
+        outputs = [Output(out_dir / f"{deck.id}-{slug(player.name)}.pdf",
+                          tuple(c for c in deck.cards if c.owner == i or (c.owner == -1 and not separate)),
+                          player, i)
+                   for i, player in enumerate(deck.players)]
+        shared = tuple(c for c in deck.cards if c.owner == -1)
+        if separate and shared:
+            outputs.append(Output(out_dir / f"{deck.id}-shared.pdf", shared))
+        return outputs
     return [Output(out_dir / f"{deck.id}.pdf", deck.cards)]
 
 
-def render_context(deck: Deck, template: SheetTemplate, width: float, height: float) -> RenderContext:
-    ctx = RenderContext(width=width, height=height, bleed=template.bleed, options=deck.options,
-                        deck_name=deck.name)
-    if "accent" in deck.style:
-        ctx.accent = deck.style["accent"]
-    if "safe_margin" in deck.style:
-        ctx.safe = deck.style["safe_margin"]
-    return ctx
-
-
-def face_drawings(deck: Deck, cards: tuple[Card, ...], template: SheetTemplate,
-                  problems: list[tuple[str, str]] | None = None) -> tuple[dict, list[PlacedCard]]:
+def face_drawings(cards: tuple[Card, ...], faces: Faces) -> tuple[dict, list[PlacedCard]]:
     """The distinct drawings of ``cards`` and each printed card's face and back keys."""
-    drawings: dict = {}
-    placed: list[PlacedCard] = []
-
-    def drawer(draw, *args):
-        def run(canvas, w, h):
-            ctx = render_context(deck, template, w, h)
-            draw(canvas, *args, ctx)
-            if problems is not None:
-                problems.extend(ctx.problems)
-        return run
-
-    keys = []
-    for card in cards:
-        face = f"{card.id}@{card.owner}"
-        tint = deck.players[card.owner].color if deck.back.tint_by_player and card.owner >= 0 else None
-        back = f"back@{card.owner}" if tint else "back"
-        if face not in drawings:
-            drawings[face] = drawer(render_face, card)
-        if back not in drawings:
-            drawings[back] = drawer(render_back, deck.back, tint)
-        keys.append((PlacedCard(face, back), card.copies))
+    keys = [(PlacedCard(faces.face(card), faces.back(card)), card.copies) for card in cards]
+    used = {key for placed, _ in keys for key in (placed.face, placed.back) if key}
+    drawings = {key: faces.drawings[key] for key in used}
     # one of each distinct card, then the next round of copies: Common Carrier's
     # 10 distinct tiles fill one sheet that repeats, as the original printed it
+    placed: list[PlacedCard] = []
     for round_ in range(max((copies for _, copies in keys), default=0)):
         placed.extend(card for card, copies in keys if copies > round_)
     return drawings, placed
 
 
-def write_output(deck: Deck, output: Output, template: SheetTemplate, settings: BuildSettings) -> int:
-    drawings, placed = face_drawings(deck, output.cards, template)
+def write_output(deck: Deck, output: Output, template: SheetTemplate, settings: BuildSettings,
+                 faces: Faces) -> int:
+    drawings, placed = face_drawings(output.cards, faces)
     layout = Layout(template, settings.duplex, (mm(settings.back_offset[0]), mm(settings.back_offset[1])),
                     portrait=not deck.landscape, backs_at_end=settings.backs_at_end)
-    who = f" - {output.player.name}" if output.player else ""
+    who = f" - {output.player.name}" if output.player else " - shared cards" if output.owner == -1 and \
+        deck.per_player else ""
     return write_pdf(output.path, layout, drawings, placed, title=f"{deck.name}{who}",
                      label=f"{deck.name}{who}")

@@ -1,6 +1,8 @@
 """Colours as the user writes them: CSS names or #hex."""
 from __future__ import annotations
 
+import re
+
 from PIL import ImageColor
 
 from .model import RGB
@@ -45,3 +47,55 @@ def luminance(color: RGB) -> float:
 def ink_on(color: RGB) -> RGB:
     """Black or white, whichever reads better on ``color``."""
     return (0.0, 0.0, 0.0) if luminance(color) > 0.55 else (1.0, 1.0, 1.0)
+
+
+_CALL = re.compile(r"^\s*(lighten|darken|ink_on|mix)\s*\((.*)\)\s*$", re.S)
+
+
+def parse_color_expr(text: str) -> RGB:
+    """A colour, or a colour made from others: ``lighten(C, 0.3)``, ``darken(C, 0.3)``,
+    ``mix(C1, C2, 0.5)`` or ``ink_on(C)`` (black or white, whichever reads on C).
+
+    Layouts use these so one field colour can give a band, a lighter panel
+    and legible text on both. Raises ValueError naming what was not understood.
+    """
+    match = _CALL.match(text) if isinstance(text, str) else None
+    if not match:
+        return parse_color(text)
+    name, inner = match.group(1), match.group(2)
+    args = _split_args(inner)
+    wanted = {"lighten": 2, "darken": 2, "ink_on": 1, "mix": 3}[name]
+    if len(args) != wanted:
+        raise ValueError(f"{name}() takes {wanted} argument{'s' if wanted > 1 else ''}, got {text!r}")
+    if name == "ink_on":
+        return ink_on(parse_color_expr(args[0]))
+    try:
+        amount = float(args[-1])
+    except ValueError:
+        raise ValueError(f"{name}(): the amount must be a number from 0 to 1, got {args[-1]!r}") from None
+    if not 0 <= amount <= 1:
+        raise ValueError(f"{name}(): the amount must be from 0 to 1, got {args[-1]!r}")
+    if name == "mix":
+        return mix(parse_color_expr(args[0]), parse_color_expr(args[1]), amount)
+    base = parse_color_expr(args[0])
+    return lighten(base, amount) if name == "lighten" else darken(base, amount)
+
+
+def _split_args(inner: str) -> list[str]:
+    """Top-level comma-separated arguments (nested calls keep their commas)."""
+    args, depth, start = [], 0, 0
+    for i, char in enumerate(inner):
+        if char == "(":
+            depth += 1
+        elif char == ")":
+            depth -= 1
+        elif char == "," and depth == 0:
+            args.append(inner[start:i].strip())
+            start = i + 1
+    args.append(inner[start:].strip())
+    return args
+
+
+def to_hex(color: RGB) -> str:
+    """``#rrggbb`` of a colour, so a colour can be a field's text."""
+    return "#" + "".join(f"{round(c * 255):02x}" for c in color)

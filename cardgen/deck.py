@@ -6,8 +6,10 @@ what comes out is a Deck the renderers and games can trust.
 from __future__ import annotations
 
 import csv
+import io
 import re
 from collections.abc import Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -15,7 +17,7 @@ from PIL import Image
 
 from .colors import parse_color
 from .errors import CardgenError, Location
-from .model import EDGE_SIDES, Back, Card, Deck, Edges, Player
+from .model import EDGE_SIDES, Back, Card, Deck, Edges, FontFamily, Player
 from .render.icons import ICONS
 from .resources import bundled
 from .schema import DECK_SCHEMA, MAX_CARDS
@@ -26,7 +28,11 @@ ART_DIR = bundled("art")
 
 MAX_IMAGE_BYTES = 20_000_000
 MAX_IMAGE_PIXELS = 40_000_000
-CSV_COLUMNS = ("id", "title", "text", "copies", "color", "icon", "image")
+MAX_FONT_BYTES = 30_000_000
+#: spreadsheet columns that are card keys; every other column is a field
+CARD_COLUMNS = ("id", "title", "text", "copies", "color", "icon", "image", "layout", "back", "shared")
+#: names a card's own fields may not take: the card keys and what every card already has
+RESERVED_FIELDS = CARD_COLUMNS + ("kind", "art", "deck", "accent", "lines", "player", "player_color")
 MAX_CSV_BYTES = 2_000_000
 
 
@@ -88,6 +94,8 @@ class _DeckReader:
         self.data: dict[str, Any] = doc.data
         self.path = path
         self.folder = path.resolve().parent
+        self.icons_ = self.deck_icons()
+        self.fonts_ = self.fonts()
 
     def read(self) -> Deck:
         data = self.data
@@ -110,6 +118,8 @@ class _DeckReader:
         if total > MAX_CARDS * 10:
             raise self.doc.error(("cards",), f"the deck has {total} cards; at most {MAX_CARDS * 10} are allowed")
         key_locations = {key: self.doc.key_where((key,)) for key in data}
+        layouts = self.layouts()
+        self.check_layout_names(cards, layouts)
         return Deck(
             id=data["deck"],
             name=data["name"],
@@ -126,6 +136,13 @@ class _DeckReader:
             style=self.style(),
             status=dict(data.get("status", {})),
             standard_deck=dict(data.get("standard_deck", {})) if "standard_deck" in data else None,
+            layouts=layouts,
+            backs=dict(data.get("backs", {})),
+            fonts=self.fonts_,
+            font_fallback=self.font_fallback(),
+            icons=self.icons_,
+            shared_cards=data.get("shared_cards", "each"),
+            folder=self.folder,
         )
 
     # -- pieces -------------------------------------------------------------
@@ -137,11 +154,85 @@ class _DeckReader:
             raise self.doc.error(path, str(exc)) from None
 
     def icon(self, path: tuple) -> str:
-        name = _get(self.data, path)
-        if name not in ICONS:
-            raise self.doc.error(path, f"unknown icon '{name}'{did_you_mean(name, list(ICONS))}; "
-                                       f"built-in icons: {', '.join(sorted(ICONS))}")
-        return name
+        return check_icon(_get(self.data, path), self.icons_, self.doc.where(path))
+
+    def deck_icons(self) -> dict[str, Path]:
+        """The deck's own icons (PNG, JPEG or SVG files), usable like the built-in ones."""
+        out = {}
+        for name, file in (self.data.get("icons") or {}).items():
+            path = ("icons", name)
+            if not re.match(r"^[a-z0-9][a-z0-9_-]*$", name):
+                raise self.doc.error(path, f"icon name '{name}' must be lower-case letters, digits, - and _",
+                                     key=True)
+            if name in ICONS:
+                raise self.doc.error(path, f"'{name}' is a built-in icon; give the deck's icon another name",
+                                     key=True)
+            out[name] = resolve_art(file, self.folder, self.doc.where(path))
+        return out
+
+    def fonts(self) -> dict[str, FontFamily]:
+        """Font families the deck declares; every file must be a TrueType font."""
+        out = {}
+        for name, entry in (self.data.get("fonts") or {}).items():
+            files = {"regular": entry} if isinstance(entry, str) else dict(entry)
+            paths = []
+            for style, file in files.items():
+                where = self.doc.where(("fonts", name) if isinstance(entry, str) else ("fonts", name, style))
+                paths.append((style, resolve_font(file, self.folder, where)))
+            out[name] = FontFamily(name, tuple(paths))
+        return out
+
+    def font_fallback(self) -> tuple[str, ...]:
+        from .render.fonts import DEFAULT_FAMILY
+
+        chain = []
+        for i, name in enumerate(self.data.get("font_fallback") or []):
+            if name == DEFAULT_FAMILY:
+                continue
+            if name not in self.fonts_:
+                known = list(self.fonts_) + [DEFAULT_FAMILY]
+                raise self.doc.error(("font_fallback", i), f"font_fallback names '{name}', which is not in "
+                                                           f"fonts{did_you_mean(name, known)}; fonts: "
+                                                           f"{', '.join(known)}")
+            chain.append(name)
+        return tuple(chain)
+
+    def layouts(self) -> dict:
+        from .layouts import read_layouts
+
+        layouts = read_layouts(self.doc, set(ICONS) | set(self.icons_))
+        for name, layout in layouts.items():
+            for element in layout.elements:
+                font = element.attrs.get("font")
+                if font and font not in self.fonts_ and font != "DejaVu Sans":
+                    known = list(self.fonts_) + ["DejaVu Sans"]
+                    raise CardgenError(f"element '{element.name}' of layout '{name}' uses font '{font}', which "
+                                       f"the deck does not declare{did_you_mean(font, known)}; fonts: "
+                                       f"{', '.join(known)}", element.at("font"))
+        return layouts
+
+    def check_layout_names(self, cards: list[Card], layouts: dict) -> None:
+        """Every layout a card, a row or ``backs`` names exists."""
+        names = sorted(layouts)
+
+        def check(name: str, where: Location | None, what: str) -> None:
+            if name and name not in layouts:
+                raise CardgenError(f"{what} '{name}' is no layout{did_you_mean(name, names)}; layouts: "
+                                   f"{', '.join(names)}", where)
+
+        for card in cards:
+            check(card.layout, card.location, "layout")
+            check(card.back_layout, card.location, "back")
+        back = self.data.get("back", {})
+        if "layout" in back:
+            check(back["layout"], self.doc.where(("back", "layout")), "back layout")
+        kinds = ("generic", "reference", "tile", "asset", "status", "playing")
+        for key, name in (self.data.get("backs") or {}).items():
+            if key not in layouts and key not in kinds:
+                raise self.doc.error(("backs", key), f"backs names '{key}', which is neither a card kind "
+                                                     f"({', '.join(kinds)}) nor a layout"
+                                                     f"{did_you_mean(key, list(kinds) + names)}", key=True)
+            check(name, self.doc.where(("backs", key)), "back")
 
     def image(self, path: tuple) -> Path:
         return resolve_art(_get(self.data, path), self.folder, self.doc.where(path))
@@ -159,6 +250,7 @@ class _DeckReader:
             image=self.optional(entry, "image", path, self.image),
             color=self.optional(entry, "color", path, self.color),
             tint_by_player=entry.get("tint", "none") == "player",
+            layout=entry.get("layout", "back"),
         )
 
     def style(self) -> dict[str, Any]:
@@ -178,7 +270,13 @@ class _DeckReader:
             cards.extend(self.asset_cards(a, asset))
         cards.extend(self.card(i, entry) for i, entry in enumerate(self.data.get("cards", [])))
         if "csv" in self.data:
-            cards.extend(read_csv_cards(self.data["csv"], self.folder, self.doc.where(("csv",))))
+            rows = read_csv_rows(self.data["csv"], self.folder, self.doc.where(("csv",)))
+            cards.extend(_row_card(row, self.folder, self.icons_) for row in rows)
+        if "xlsx" in self.data:
+            entry = self.data["xlsx"]
+            file, sheet = (entry, None) if isinstance(entry, str) else (entry["file"], entry.get("sheet"))
+            rows = read_xlsx_rows(file, sheet, self.folder, self.doc.where(("xlsx",)))
+            cards.extend(_row_card(row, self.folder, self.icons_) for row in rows)
         return cards
 
     def card(self, index: int, entry: dict) -> Card:
@@ -207,7 +305,16 @@ class _DeckReader:
             lines=lines,
             when=entry.get("when", ""),
             location=self.doc.where(path),
+            fields=self.card_fields(path, entry.get("fields", {})),
+            layout=entry.get("layout", ""),
+            back_layout=entry.get("back", ""),
+            shared=entry.get("shared", False),
         )
+
+    def card_fields(self, path: tuple, fields: dict[str, Any]) -> dict[str, Any]:
+        for name in fields:
+            check_field_name(name, self.doc.key_where(path + ("fields", name)))
+        return dict(fields)
 
     def asset_cards(self, index: int, asset: dict) -> list[Card]:
         path = ("assets", index)
@@ -220,6 +327,9 @@ class _DeckReader:
         color = self.optional(asset, "color", path, self.color)
         icon = self.optional(asset, "icon", path, self.icon) or ""
         code = asset.get("code") or "".join(w[0] for w in asset["name"].split())[:3].upper()
+        n = len(parts)
+        shared = {"asset": asset["name"], "code": code, "parts": list(parts), "count": n, "points": n - 1,
+                  "score": f"{n} parts = {n - 1} point{'s' if n != 2 else ''}"}
         return [
             Card(
                 id=f"{slug(asset['name'])}-{slug(part)}",
@@ -231,6 +341,7 @@ class _DeckReader:
                 color=color,
                 icon=icon,
                 location=self.doc.where(path + ("parts", p)),
+                fields={**shared, "part": part},
             )
             for p, part in enumerate(parts)
         ]
@@ -247,25 +358,52 @@ def slug(text: str) -> str:
     return re.sub(r"[^a-z0-9]+", "-", text.lower()).strip("-") or "x"
 
 
-def resolve_art(name: str, folder: Path, where: Location) -> Path:
-    """The image file ``name``, looked up beside the deck and then in the bundled art.
+def resolve_art(name: str, folder: Path, where: Location | None) -> Path:
+    """The art file ``name``, looked up beside the deck and then in the bundled art.
 
-    Paths may not leave those folders, and the file must be a readable image
-    of sane size; anything else is a located CardgenError.
+    Paths may not leave those folders, and the file must be a readable PNG,
+    JPEG or SVG of sane size; anything else is a located CardgenError.
     """
+    path = _find_file(name, folder, where, "image")
+    if path.suffix.lower() == ".svg":
+        check_svg(path, name, where)
+    else:
+        check_image(path, name, where)
+    return path
+
+
+def resolve_font(name: str, folder: Path, where: Location | None) -> Path:
+    """A TrueType font file beside the deck or in the bundled art; refused unless it is one."""
+    path = _find_file(name, folder, where, "font file")
+    if path.stat().st_size > MAX_FONT_BYTES:
+        raise CardgenError(f"font file '{name}' is larger than {MAX_FONT_BYTES // 1_000_000} MB", where)
+    from .render.fonts import FontFileError, register
+
+    try:
+        register(path)
+    except FontFileError as exc:
+        raise CardgenError(f"font file '{name}' is {exc}; use a .ttf file", where) from None
+    return path
+
+
+def _find_file(name: str, folder: Path, where: Location | None, what: str) -> Path:
+    if "\0" in name:
+        raise CardgenError(f"{what} name {name!r} contains a NUL character", where)
     if Path(name).is_absolute():
-        raise CardgenError(f"image '{name}' must be a path relative to the deck file, not absolute", where)
+        raise CardgenError(f"{what} '{name}' must be a path relative to the deck file, not absolute", where)
     for base in (folder, ART_DIR.resolve()):
-        candidate = (base / name).resolve()
+        try:
+            candidate = (base / name).resolve()
+        except (OSError, RuntimeError):
+            raise CardgenError(f"{what} '{name}' cannot be resolved (a link loop?)", where) from None
         if not candidate.is_relative_to(base):
-            raise CardgenError(f"image '{name}' points outside the deck's folder and the art folder", where)
+            raise CardgenError(f"{what} '{name}' points outside the deck's folder and the art folder", where)
         if candidate.is_file():
-            check_image(candidate, name, where)
             return candidate
-    raise CardgenError(f"image '{name}' not found beside the deck ({folder}) or in the bundled art folder", where)
+    raise CardgenError(f"{what} '{name}' not found beside the deck ({folder}) or in the bundled art folder", where)
 
 
-def check_image(path: Path, name: str, where: Location) -> None:
+def check_image(path: Path, name: str, where: Location | None) -> None:
     if path.stat().st_size > MAX_IMAGE_BYTES:
         raise CardgenError(f"image '{name}' is larger than {MAX_IMAGE_BYTES // 1_000_000} MB", where)
     try:
@@ -274,7 +412,7 @@ def check_image(path: Path, name: str, where: Location) -> None:
                 raise CardgenError(f"image '{name}' is {img.width}x{img.height} pixels; at most "
                                    f"{MAX_IMAGE_PIXELS // 1_000_000} megapixels allowed", where)
             if img.format not in ("PNG", "JPEG"):
-                raise CardgenError(f"image '{name}' is {img.format}; use PNG or JPEG", where)
+                raise CardgenError(f"image '{name}' is {img.format}; use PNG, JPEG or SVG", where)
             img.verify()
     except CardgenError:
         raise
@@ -282,79 +420,206 @@ def check_image(path: Path, name: str, where: Location) -> None:
         raise CardgenError(f"image '{name}' is not a readable PNG or JPEG image", where) from None
 
 
-def read_csv_cards(name: str, folder: Path, where: Location) -> list[Card]:
-    """Generic cards from a spreadsheet export: one row per distinct card."""
-    if Path(name).is_absolute():
-        raise CardgenError(f"csv file '{name}' must be relative to the deck file", where)
-    path = (folder / name).resolve()
-    if not path.is_relative_to(folder):
-        raise CardgenError(f"csv file '{name}' points outside the deck's folder", where)
-    if not path.is_file():
-        raise CardgenError(f"csv file '{name}' not found beside the deck", where)
-    if path.stat().st_size > MAX_CSV_BYTES:
-        raise CardgenError(f"csv file '{name}' is larger than {MAX_CSV_BYTES} bytes", where)
+def check_svg(path: Path, name: str, where: Location | None) -> None:
+    if path.stat().st_size > MAX_IMAGE_BYTES:
+        raise CardgenError(f"image '{name}' is larger than {MAX_IMAGE_BYTES // 1_000_000} MB", where)
+    from .render.layout import svg_drawing
+    from .render.svg import SvgError
+
+    try:
+        svg_drawing(path)
+    except SvgError as exc:
+        raise CardgenError(f"SVG '{name}': {exc}", where) from None
+
+
+def check_icon(name: str, deck_icons: dict[str, Path], where: Location | None) -> str:
+    if name not in ICONS and name not in deck_icons:
+        known = sorted(set(ICONS) | set(deck_icons))
+        raise CardgenError(f"unknown icon '{name}'{did_you_mean(name, known)}; icons: {', '.join(known)}", where)
+    return name
+
+
+def check_field_name(name: str, where: Location | None) -> None:
+    if not re.match(r"^[a-z_][a-z0-9_]*$", name):
+        raise CardgenError(f"field name '{name}' must be lower-case letters, digits and _, starting with a "
+                           f"letter, so that {{{name}}} can name it", where)
+    if name in RESERVED_FIELDS:
+        raise CardgenError(f"'{name}' is a card key, not a field of its own: write it as the card's {name}",
+                           where)
+
+
+# --- cards from spreadsheets ------------------------------------------------------
+
+@dataclass(frozen=True)
+class Row:
+    """One spreadsheet row: its values by column, and where each cell is."""
+
+    values: dict[str, str]
+    cells: dict[str, Location]
+    location: Location
+
+    def at(self, column: str) -> Location:
+        return self.cells.get(column, self.location)
+
+
+def read_csv_rows(name: str, folder: Path, where: Location) -> list[Row]:
+    """Rows of a CSV file; quoted cells keep their line breaks, locations are physical lines."""
+    path = _spreadsheet(name, folder, where, "csv file", MAX_CSV_BYTES)
     display = display_path(path)
     try:
         text = path.read_text(encoding="utf-8-sig")
-    except UnicodeDecodeError:
-        raise CardgenError("csv file is not UTF-8 text", Location(display)) from None
-    rows = list(csv.reader(text.splitlines()))
-    if not rows:
-        raise CardgenError("csv file is empty; expected a header row with id and title", Location(display, 1, 1))
-    header = [h.strip().lower() for h in rows[0]]
+    except UnicodeDecodeError as exc:
+        raise CardgenError(f"csv file is not UTF-8 text (at byte {exc.start})", Location(display)) from None
+    csv.field_size_limit(MAX_CSV_BYTES)
+    reader = csv.reader(io.StringIO(text, newline=""))
+    table: list[tuple[int, list[str]]] = []
+    start = 1
+    try:
+        for record in reader:
+            table.append((start, record))
+            start = reader.line_num + 1
+    except csv.Error as exc:
+        raise CardgenError(f"malformed CSV: {exc}", Location(display, start, 1)) from None
+    return _rows(table, display, lambda line, col: Location(display, line, col + 1))
+
+
+def read_xlsx_rows(name: str, sheet: str | None, folder: Path, where: Location) -> list[Row]:
+    """Rows of an XLSX workbook's sheet (the first, unless named); locations are file:sheet!cell."""
+    path = _spreadsheet(name, folder, where, "xlsx file", MAX_XLSX_BYTES)
+    display = display_path(path)
+    try:
+        from openpyxl import load_workbook
+        from openpyxl.utils import get_column_letter
+    except ImportError:
+        raise CardgenError("reading XLSX needs openpyxl: pip install openpyxl", where) from None
+    try:
+        book = load_workbook(path, read_only=True, data_only=True)
+    except Exception as exc:  # openpyxl raises zipfile, KeyError and its own errors on bad files
+        raise CardgenError(f"xlsx file '{name}' is not a readable XLSX workbook ({exc.__class__.__name__})",
+                           where) from None
+    try:
+        if sheet is None:
+            ws = book.worksheets[0]
+        elif sheet in book.sheetnames:
+            ws = book[sheet]
+        else:
+            raise CardgenError(f"xlsx file '{name}' has no sheet '{sheet}'{did_you_mean(sheet, book.sheetnames)}; "
+                               f"sheets: {', '.join(book.sheetnames)}", where)
+        table = [(r, [_cell_text(v) for v in values])
+                 for r, values in enumerate(ws.iter_rows(values_only=True, max_col=200), start=1)]
+        title = ws.title
+    finally:
+        book.close()
+    return _rows(table, display,
+                 lambda row, col: Location(display, sheet=title, cell=f"{get_column_letter(col + 1)}{row}"))
+
+
+MAX_XLSX_BYTES = 5_000_000
+
+
+def _cell_text(value: Any) -> str:
+    if value is None:
+        return ""
+    if isinstance(value, float) and value.is_integer():
+        return str(int(value))
+    return str(value)
+
+
+def _spreadsheet(name: str, folder: Path, where: Location, what: str, limit: int) -> Path:
+    if Path(name).is_absolute():
+        raise CardgenError(f"{what} '{name}' must be relative to the deck file", where)
+    path = (folder / name).resolve()
+    if not path.is_relative_to(folder):
+        raise CardgenError(f"{what} '{name}' points outside the deck's folder", where)
+    if not path.is_file():
+        raise CardgenError(f"{what} '{name}' not found beside the deck", where)
+    if path.stat().st_size > limit:
+        raise CardgenError(f"{what} '{name}' is larger than {limit} bytes", where)
+    return path
+
+
+def _rows(table: list[tuple[int, list[str]]], display: str, cell) -> list[Row]:
+    """Rows keyed by their header's column names; every column not a card key becomes a field."""
+    if not table:
+        raise CardgenError("the spreadsheet is empty; expected a header row with id and title",
+                           Location(display, 1, 1))
+    first_line, raw_header = table[0]
+    header = [re.sub(r"[\s-]+", "_", h.strip().lower()) for h in raw_header]
+    while header and not header[-1]:
+        header.pop()
     for column in ("id", "title"):
         if column not in header:
-            raise CardgenError(f"csv header has no '{column}' column (columns: {', '.join(CSV_COLUMNS)})",
-                               Location(display, 1, 1))
+            raise CardgenError(f"the header has no '{column}' column (card columns: {', '.join(CARD_COLUMNS)}; "
+                               f"any other column is a field)", cell(first_line, 0))
     for c, column in enumerate(header):
-        if column not in CSV_COLUMNS:
-            raise CardgenError(f"unknown csv column '{column}'{did_you_mean(column, list(CSV_COLUMNS))}; "
-                               f"columns: {', '.join(CSV_COLUMNS)}", Location(display, 1, c + 1))
-    cards = []
-    for line, row in enumerate(rows[1:], start=2):
-        if not any(cell.strip() for cell in row):
+        if column in CARD_COLUMNS:
+            if header.index(column) != c:
+                raise CardgenError(f"column '{column}' appears twice", cell(first_line, c))
             continue
-        if len(row) != len(header):
-            raise CardgenError(f"row has {len(row)} fields, the header has {len(header)}", Location(display, line, 1))
-        cards.append(_csv_card(dict(zip(header, row)), header, folder, display, line))
-    return cards
+        if not column:
+            raise CardgenError("a column has no name in the header", cell(first_line, c))
+        if header.index(column) != c:
+            raise CardgenError(f"column '{column}' appears twice", cell(first_line, c))
+        try:
+            check_field_name(column, cell(first_line, c))
+        except CardgenError:
+            raise CardgenError(f"column '{raw_header[c].strip()}' cannot be a field name: use lower-case letters, "
+                               f"digits and _", cell(first_line, c)) from None
+    rows = []
+    for line, record in table[1:]:
+        if not any(v.strip() for v in record):
+            continue
+        extra = record[len(header):]
+        if any(v.strip() for v in extra):
+            raise CardgenError(f"row has {len(record)} cells, the header has {len(header)}", cell(line, len(header)))
+        if len(record) < len(header) and display.lower().endswith(".csv"):
+            raise CardgenError(f"row has {len(record)} fields, the header has {len(header)}", cell(line, 0))
+        record = record + [""] * (len(header) - len(record))
+        rows.append(Row(dict(zip(header, record)), {c: cell(line, i) for i, c in enumerate(header)},
+                        cell(line, 0)))
+    return rows
 
 
-def _csv_card(row: dict[str, str], header: list[str], folder: Path, display: str, line: int) -> Card:
-    def at(column: str) -> Location:
-        return Location(display, line, header.index(column) + 1)
-
-    card_id = row["id"].strip()
+def _row_card(row: Row, folder: Path, deck_icons: dict[str, Path]) -> Card:
+    values = row.values
+    card_id = values["id"].strip()
     if not re.match(r"^[a-z0-9][a-z0-9_-]*$", card_id):
-        raise CardgenError(f"id must be lower-case letters, digits, - and _, got '{card_id}'", at("id"))
+        raise CardgenError(f"id must be lower-case letters, digits, - and _, got '{card_id}'", row.at("id"))
     copies = 1
-    if row.get("copies", "").strip():
+    if values.get("copies", "").strip():
         try:
-            copies = int(row["copies"])
+            copies = int(values["copies"])
         except ValueError:
-            raise CardgenError(f"copies must be a whole number, got '{row['copies']}'", at("copies")) from None
+            raise CardgenError(f"copies must be a whole number, got '{values['copies']}'", row.at("copies")) from None
         if not 1 <= copies <= 1000:
-            raise CardgenError(f"copies must be between 1 and 1000, got {copies}", at("copies"))
+            raise CardgenError(f"copies must be between 1 and 1000, got {copies}", row.at("copies"))
     color = None
-    if row.get("color", "").strip():
+    if values.get("color", "").strip():
         try:
-            color = parse_color(row["color"])
+            color = parse_color(values["color"])
         except ValueError as exc:
-            raise CardgenError(str(exc), at("color")) from None
-    icon = row.get("icon", "").strip()
-    if icon and icon not in ICONS:
-        raise CardgenError(f"unknown icon '{icon}'{did_you_mean(icon, list(ICONS))}", at("icon"))
+            raise CardgenError(str(exc), row.at("color")) from None
+    icon = values.get("icon", "").strip()
+    if icon:
+        check_icon(icon, deck_icons, row.at("icon"))
     image = None
-    if row.get("image", "").strip():
-        image = resolve_art(row["image"].strip(), folder, at("image"))
+    if values.get("image", "").strip():
+        image = resolve_art(values["image"].strip(), folder, row.at("image"))
+    shared = values.get("shared", "").strip().lower()
+    if shared not in ("", "true", "false", "yes", "no", "1", "0"):
+        raise CardgenError(f"shared must be true or false, got '{values['shared']}'", row.at("shared"))
     return Card(
         id=card_id,
         kind="generic",
         copies=copies,
-        title=row["title"],
-        text=row.get("text", "").replace("\\n", "\n"),
+        title=values["title"],
+        text=values.get("text", "").replace("\\n", "\n"),
         icon=icon,
         image=image,
         color=color,
-        location=Location(display, line, 1),
+        location=row.location,
+        fields={k: v for k, v in values.items() if k not in CARD_COLUMNS},
+        layout=values.get("layout", "").strip(),
+        back_layout=values.get("back", "").strip(),
+        shared=shared in ("true", "yes", "1"),
     )

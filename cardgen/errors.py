@@ -15,8 +15,13 @@ class Location:
     file: str
     line: int = 0
     column: int = 0
+    #: spreadsheets: the sheet and cell (``Cards``, ``B3``), shown as file:Cards!B3
+    sheet: str = ""
+    cell: str = ""
 
     def __str__(self) -> str:
+        if self.cell:
+            return f"{self.file}:{self.sheet}!{self.cell}"
         if self.line and self.column:
             return f"{self.file}:{self.line}:{self.column}"
         if self.line:

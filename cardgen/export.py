@@ -15,6 +15,7 @@ from reportlab.pdfgen.canvas import Canvas
 
 from .files import atomic_path
 from .render import text
+from .render.images import define_art_form, use_art_forms
 from .sheets import SheetTemplate, Slot
 
 CROP_MARK_WIDTH = 0.4
@@ -65,6 +66,12 @@ def _write(target: Path, layout: Layout, drawings: Mapping[str, Drawer], cards: 
     card_w, card_h = (t.card_height, t.card_width) if layout.portrait else (t.card_width, t.card_height)
     used = sorted({c.face for c in cards} | {c.back for c in cards if c.back})
     forms = {key: f"Card{i}" for i, key in enumerate(used)}
+    # each art file once, as a form every face that shows it places
+    art = sorted({path for key in used for path in getattr(drawings[key], "art", ())})
+    art_forms = {path: f"Art{i}" for i, path in enumerate(art)}
+    for path, name in art_forms.items():
+        define_art_form(canvas, path, name)
+    use_art_forms(canvas, art_forms)
     for key in used:
         canvas.beginForm(forms[key], -t.bleed, -t.bleed, card_w + t.bleed, card_h + t.bleed)
         drawings[key](canvas, card_w, card_h)

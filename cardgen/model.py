@@ -5,11 +5,15 @@ that came from a file keeps its Location so later checks can point at it.
 """
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .errors import Location
+
+if TYPE_CHECKING:
+    from .layouts import Layout
 
 RGB = tuple[float, float, float]
 
@@ -64,6 +68,14 @@ class Card:
     #: print this card only when this rule option is on
     when: str = ""
     location: Location | None = None
+    #: the card's own data (YAML ``fields``, extra spreadsheet columns), filled into layouts
+    fields: Mapping[str, Any] = field(default_factory=dict)
+    #: the layout it is drawn with ("" for its kind's)
+    layout: str = ""
+    #: a layout drawn as its back ("" for the deck's)
+    back_layout: str = ""
+    #: per-player decks: printed once, not once per player
+    shared: bool = False
 
     def with_(self, **changes: Any) -> Card:
         return replace(self, **changes)
@@ -80,6 +92,22 @@ class Back:
     color: RGB | None = None
     #: tint the back with the owning player's colour
     tint_by_player: bool = False
+    #: the layout the backs are drawn with
+    layout: str = "back"
+
+
+@dataclass(frozen=True)
+class FontFamily:
+    """A named font family: a TrueType file per style (regular, bold, italic, bold_italic)."""
+
+    name: str
+    files: tuple[tuple[str, Path], ...]
+
+    def file(self, style: str) -> Path:
+        own = dict(self.files)
+        order = {"bold_italic": ("bold_italic", "bold", "italic"), "bold": ("bold",),
+                 "italic": ("italic",)}.get(style, ())
+        return next((own[s] for s in order if s in own), own["regular"])
 
 
 @dataclass(frozen=True)
@@ -106,6 +134,19 @@ class Deck:
     status: dict[str, Any] = field(default_factory=dict)
     #: Clusterfuck: the traditional 52-card deck, printed when its option is on
     standard_deck: dict[str, Any] | None = None
+    #: layouts by name: cardgen's built-in ones and the deck's own
+    layouts: Mapping[str, Layout] = field(default_factory=dict)
+    #: a back layout per card kind or layout name
+    backs: Mapping[str, str] = field(default_factory=dict)
+    #: font families the deck declares, and the order every character tries them in
+    fonts: Mapping[str, FontFamily] = field(default_factory=dict)
+    font_fallback: tuple[str, ...] = ()
+    #: the deck's own icons: name -> PNG, JPEG or SVG file
+    icons: Mapping[str, Path] = field(default_factory=dict)
+    #: per-player decks: shared cards go in "each" player's PDF or a "separate" one
+    shared_cards: str = "each"
+    #: the folder of the deck file, where field-named art is looked up
+    folder: Path | None = None
 
     @property
     def landscape(self) -> bool:

@@ -25,6 +25,101 @@ _image = {"type": "string", "minLength": 1, "maxLength": 400,
           "description": "a PNG or JPEG file, relative to the deck file or the bundled art folder"}
 _edge = {"type": "string", "enum": ["line", "blank"]}
 _scalar = {"type": ["string", "integer", "number", "boolean"]}
+_name = {"type": "string", "pattern": ID_PATTERN, "maxLength": 60,
+         "description": "lower-case letters, digits, - and _"}
+_span = {"type": ["string", "number"], "maxLength": 60,
+         "description": "a length: 3mm, 0.5in, 12pt, 50% of the card, or a sum such as 100% - 6mm"}
+_size = {"type": ["string", "number"], "maxLength": 20, "description": "a text size in points, e.g. 9 or 9pt"}
+_condition = {"type": "string", "maxLength": 80,
+              "description": "a field or rule option: shown when it is set (NAME) or equal (NAME=VALUE)"}
+_layout_color = {"type": "string", "minLength": 1, "maxLength": 200,
+                 "description": "a colour, a {field}, or lighten(C, 0.3), darken(C, 0.3), mix(C1, C2, 0.5), ink_on(C)"}
+
+ELEMENT = {
+    "type": "object",
+    "additionalProperties": False,
+    "description": "one thing drawn on the card: text, rect, ellipse, line, image, icon or list",
+    "properties": {
+        "name": {"type": "string", "minLength": 1, "maxLength": 60,
+                 "description": "names the element, so a layout that extends this one can override it"},
+        "type": {"type": "string", "enum": ["text", "rect", "ellipse", "line", "image", "icon", "list"]},
+        "x": _span, "y": _span, "width": _span, "height": _span,
+        "anchor": {"type": "string", "enum": ["top-left", "top", "top-right", "left", "center", "right",
+                                              "bottom-left", "bottom", "bottom-right"],
+                   "description": "which point of the element x and y place (default top-left)"},
+        "area": {"type": "string", "enum": ["trim", "safe"],
+                 "description": "what x, y and % measure from: the card's trim (default) or its safe area"},
+        "bleed": {"type": "boolean", "description": "sides on the trim reach into the bleed (backgrounds)"},
+        "when": _condition,
+        "unless": _condition,
+        "remove": {"type": "boolean", "description": "drop this inherited element"},
+        "text": {"type": ["string", "number"], "maxLength": 4000,
+                 "description": "text with {fields}, <b>, <i>, <color red>, <br> and :icon:"},
+        "font": {"type": "string", "minLength": 1, "maxLength": 60, "description": "a font family of the deck"},
+        "size": _size,
+        "min_size": _size,
+        "color": _layout_color,
+        "align": {"type": "string", "enum": ["left", "center", "right"]},
+        "valign": {"type": "string", "enum": ["top", "middle", "bottom"]},
+        "leading": {"type": "number", "minimum": 0.8, "maximum": 3},
+        "group": {"type": "string", "minLength": 1, "maxLength": 60,
+                  "description": "text elements of one group share one size on a card"},
+        "max_lines": {"type": "integer", "minimum": 1, "maximum": 100},
+        "bold": {"type": "boolean"},
+        "italic": {"type": "boolean"},
+        "fill": _layout_color,
+        "stroke": _layout_color,
+        "stroke_width": _span,
+        "radius": _span,
+        "file": {"type": "string", "minLength": 1, "maxLength": 400,
+                 "description": "a PNG, JPEG or SVG file beside the deck or in the bundled art, or a {field}"},
+        "fit": {"type": "string", "enum": ["contain", "cover", "stretch"]},
+        "icon": {"type": "string", "minLength": 1, "maxLength": 60,
+                 "description": "a built-in or deck icon, or a {field}"},
+        "items": {"type": "string", "minLength": 1, "maxLength": 400,
+                  "description": "the list's entries: a {field} holding a list, or lines of text"},
+        "mark": {"type": "string", "maxLength": 400, "description": "the entry drawn marked (bold, ticked)"},
+        "marker": {"type": "string", "enum": ["bullet", "check", "none"]},
+        "columns": {"type": "integer", "minimum": 1, "maximum": 4},
+        "rows": {"type": "integer", "minimum": 1, "maximum": 40,
+                 "description": "at most this many entries a column; more make another column"},
+        "gap": {"type": "number", "minimum": 0, "maximum": 3,
+                "description": "space between entries, in line heights"},
+    },
+}
+
+LAYOUT = {
+    "type": "object",
+    "additionalProperties": False,
+    "properties": {
+        "extends": {"type": "string", "minLength": 1, "maxLength": 60,
+                    "description": "a layout whose elements this one starts from"},
+        "elements": {"type": "array", "items": ELEMENT, "maxItems": 100},
+    },
+}
+
+LAYOUTS = {"type": "object", "additionalProperties": LAYOUT,
+           "description": "named layouts; a card names its layout, or takes the one named after its kind"}
+
+#: cardgen's own layout files (cardgen/layouts/*.yaml)
+LAYOUTS_FILE_SCHEMA = {"type": "object", "required": ["layouts"], "additionalProperties": False,
+                       "properties": {"layouts": LAYOUTS}}
+
+_font_file = {"type": "string", "minLength": 1, "maxLength": 400,
+              "description": "a TrueType (.ttf) file beside the deck or in the bundled art folder"}
+FONT = {
+    "anyOf": [
+        _font_file,
+        {"type": "object", "required": ["regular"], "additionalProperties": False,
+         "properties": {"regular": _font_file, "bold": _font_file, "italic": _font_file,
+                        "bold_italic": _font_file}},
+    ],
+    "description": "a .ttf file, or a mapping of regular, bold, italic and bold_italic files",
+}
+
+_field_value = {"anyOf": [_scalar, {"type": "array", "maxItems": 40,
+                                    "items": {"type": ["string", "integer", "number"]}}],
+                "description": "text, a number, true/false, or a list"}
 
 _line = {
     "anyOf": [
@@ -68,6 +163,12 @@ CARD = {
         },
         "lines": {"type": "array", "items": _line, "maxItems": 40},
         "when": {"type": "string", "description": "a rule option; the card is printed only when it is on"},
+        "layout": {**_name, "description": "the layout this card is drawn with"},
+        "back": {**_name, "description": "a layout drawn as this card's back"},
+        "fields": {"type": "object", "additionalProperties": _field_value, "maxProperties": 100,
+                   "description": "the card's own data, filled into its layout as {name}"},
+        "shared": {"type": "boolean",
+                   "description": "per-player decks: print this card once, not once per player"},
     },
 }
 
@@ -121,8 +222,30 @@ DECK_SCHEMA = {
                 "image": _image,
                 "color": _color,
                 "tint": {"type": "string", "enum": ["player", "none"]},
+                "layout": {**_name, "description": "the layout the backs are drawn with (default: back)"},
             },
         },
+        "backs": {"type": "object", "additionalProperties": _name,
+                  "description": "a back layout per card kind or per layout name"},
+        "shared_cards": {"type": "string", "enum": ["each", "separate"],
+                         "description": "per-player decks: shared cards go in each player's PDF, or one "
+                                        "separate PDF"},
+        "layouts": LAYOUTS,
+        "fonts": {"type": "object", "additionalProperties": FONT, "maxProperties": 20,
+                  "description": "font families by name"},
+        "font_fallback": {"type": "array", "maxItems": 10,
+                          "items": {"type": "string", "minLength": 1, "maxLength": 60},
+                          "description": "families tried in order for every character; DejaVu Sans comes last"},
+        "icons": {"type": "object", "maxProperties": 200,
+                  "additionalProperties": {"type": "string", "minLength": 1, "maxLength": 400,
+                                           "description": "a PNG, JPEG or SVG file"},
+                  "description": "icons of the deck, by name: :name: in text, or an icon element"},
+        "xlsx": {"anyOf": [
+            {"type": "string", "minLength": 1, "maxLength": 400},
+            {"type": "object", "required": ["file"], "additionalProperties": False,
+             "properties": {"file": {"type": "string", "minLength": 1, "maxLength": 400},
+                            "sheet": {"type": "string", "minLength": 1, "maxLength": 100}}},
+        ], "description": "an XLSX workbook of cards (a file, or file and sheet), relative to the deck file"},
         "options": {"type": "object", "additionalProperties": _scalar},
         "style": {
             "type": "object",
@@ -132,7 +255,7 @@ DECK_SCHEMA = {
         },
         "cards": {"type": "array", "items": CARD, "maxItems": MAX_CARDS},
         "csv": {"type": "string", "minLength": 1, "maxLength": 400,
-                "description": "a CSV file of generic cards, relative to the deck file"},
+                "description": "a CSV file of cards, one row each, relative to the deck file"},
         "assets": {"type": "array", "items": ASSET, "maxItems": 100},
         "status": {
             "type": "object",

@@ -6,13 +6,10 @@ validate`` a short seeded playtest through the game's engine.
 """
 from __future__ import annotations
 
-import io
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
-
-from reportlab.pdfgen.canvas import Canvas
 
 from .findings import Finding
 from .games import game_module
@@ -21,6 +18,7 @@ from .sheets import SheetTemplate, load_template
 
 if TYPE_CHECKING:
     from .build import BuildSettings
+    from .render.faces import Faces
 
 PLAYTEST_GAMES = 20
 PLAYTEST_SEED = 1
@@ -78,8 +76,8 @@ def validate_deck(deck: Deck, template: SheetTemplate, playtest_games: int = PLA
     return report
 
 
-def structural_findings(deck: Deck, template: SheetTemplate) -> list[Finding]:
-    findings = common_findings(deck) + text_findings(deck, template)
+def structural_findings(deck: Deck, template: SheetTemplate, faces: Faces | None = None) -> list[Finding]:
+    findings = common_findings(deck) + face_findings(deck, template, faces)
     module = game_module(deck.game)
     if module is not None:
         findings += module.check_deck(deck)
@@ -105,29 +103,12 @@ def common_findings(deck: Deck) -> list[Finding]:
     return out
 
 
-def text_findings(deck: Deck, template: SheetTemplate) -> list[Finding]:
-    """Draw every distinct face once, off the page, and report text that does not fit."""
-    from .build import face_drawings
+def face_findings(deck: Deck, template: SheetTemplate, faces: Faces | None = None) -> list[Finding]:
+    """What drawing every distinct face and back found: text that does not fit, characters no
+    font has, art printed at too low a resolution."""
+    from .build import deck_faces
 
-    problems: list[tuple[str, str]] = []
-    drawings, _ = face_drawings(deck, deck.cards, template, problems)
-    card_w, card_h = ((template.card_width, template.card_height) if deck.landscape
-                      else (template.card_height, template.card_width))
-    scratch = Canvas(io.BytesIO(), pagesize=(template.page_width, template.page_height))
-    for draw in drawings.values():
-        scratch.saveState()
-        draw(scratch, card_w, card_h)
-        scratch.restoreState()
-    by_id = {c.id: c for c in deck.cards}
-    out, seen = [], set()
-    for card_id, what in problems:
-        if (card_id, what) in seen:
-            continue
-        seen.add((card_id, what))
-        card = by_id.get(card_id)
-        out.append(Finding(str(deck.path), f"text does not fit on {template.name}: {what}", card_id,
-                           card.location if card else deck.key_locations.get("back")))
-    return out
+    return (faces or deck_faces(deck, template)).findings(deck.cards)
 
 
 def _short_playtest(deck: Deck, module, games: int) -> tuple[dict[str, Any], list[Finding]]:

@@ -130,7 +130,7 @@ def check_schema(doc: Located, schema: dict, path: Path_ = ()) -> None:
 
     Understands the subset of JSON Schema that cardgen's own schemas use:
     type, properties, required, additionalProperties, items, enum, pattern,
-    minimum, maximum, minItems, maxItems, minLength, maxLength, anyOf.
+    minimum, maximum, minItems, maxItems, minLength, maxLength, maxProperties, anyOf.
     """
     value = _get(doc.data, path)
     _check(doc, schema, value, path)
@@ -216,6 +216,8 @@ def _check(doc: Located, schema: dict, value: Any, path: Path_) -> None:
         if "maximum" in schema and value > schema["maximum"]:
             raise doc.error(path, f"{name} must be at most {schema['maximum']}, got {value}")
     if isinstance(value, dict):
+        if "maxProperties" in schema and len(value) > schema["maxProperties"]:
+            raise doc.error(path, f"{name} has {len(value)} entries; at most {schema['maxProperties']} allowed")
         props = schema.get("properties", {})
         for key in schema.get("required", []):
             if key not in value:

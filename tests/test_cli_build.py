@@ -133,12 +133,12 @@ def test_calibration_sheet_has_a_front_and_a_back(cli, tmp_path, duplex):
 
 
 def test_each_common_carrier_sheet_holds_the_ten_distinct_cards(tmp_path):
-    from cardgen.build import face_drawings, plan_outputs, prepare
+    from cardgen.build import deck_faces, face_drawings, plan_outputs, prepare
     from cardgen.deck import load_deck
 
     deck = prepare(load_deck("common-carrier"), BuildSettings())
     output = plan_outputs(deck, tmp_path)[0]
-    _, placed = face_drawings(deck, output.cards, load_template("letter-10up"))
+    _, placed = face_drawings(output.cards, deck_faces(deck, load_template("letter-10up")))
     sheets = [placed[i:i + 10] for i in range(0, 40, 10)]
     for sheet in sheets:
         assert len({card.face for card in sheet}) == 10

@@ -135,11 +135,11 @@ def test_the_three_games_are_bundled():
 def test_bundled_deck_text_fits_its_cards(deck, options, sheet):
     from cardgen.render.text import register_fonts
     from cardgen.sheets import load_template
-    from cardgen.validate import text_findings
+    from cardgen.validate import face_findings
 
     register_fonts()  # status.py sets a font before anything registers it
     built = prepare(load_deck(deck), BuildSettings(options=options))
-    assert [str(f) for f in text_findings(built, load_template(sheet))] == []
+    assert [str(f) for f in face_findings(built, load_template(sheet))] == []
 
 
 # --- Clusterfuck ------------------------------------------------------------------

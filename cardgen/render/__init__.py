@@ -1,32 +1,31 @@
 """How a card looks, given its card box in points. Knows nothing about paper.
 
-``render_face`` draws one distinct card face into the box (0, 0, width,
-height); ``render_back`` draws a back. One module per card kind. Renderers
-trust their inputs (the loader checked them) and report text that does not
-fit into ``RenderContext.problems`` instead of printing it clipped.
+Most cards are drawn from layouts, data in the deck file (see layouts.py
+and render/layout.py); ``faces.Faces`` picks each card's layout and keeps
+one drawing per distinct face and back. The kinds that data cannot say are
+drawn by a Python module each (``KIND_RENDERERS``): Common Carrier's tile,
+whose link lines run into the bleed to meet the neighbouring card's, and the
+playing card, whose corner indexes turn 180 degrees. Renderers trust their
+inputs (the loader checked them) and report text that does not fit into
+``RenderContext.problems`` instead of printing it clipped.
 """
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..model import RGB, Back, Card
-from . import asset, generic, playing, reference, status, text, tile
-from .common import draw_back, draw_background
+from ..model import RGB
+from . import playing, tile
 
 KIND_RENDERERS = {
     "tile": tile.draw,
-    "asset": asset.draw,
-    "status": status.draw,
     "playing": playing.draw,
-    "reference": reference.draw,
-    "generic": generic.draw,
 }
 
 
 @dataclass
 class RenderContext:
-    """What a renderer may know beyond the card: box, bleed, rule options."""
+    """What a Python-drawn card kind may know beyond the card: box, bleed, rule options."""
 
     width: float
     height: float
@@ -40,14 +39,3 @@ class RenderContext:
 
     def text_problem(self, card_id: str, what: str) -> None:
         self.problems.append((card_id, what))
-
-
-def render_face(canvas, card: Card, ctx: RenderContext) -> None:
-    text.register_fonts()
-    draw_background(canvas, ctx, (1.0, 1.0, 1.0))
-    KIND_RENDERERS[card.kind](canvas, card, ctx)
-
-
-def render_back(canvas, back: Back, color: RGB | None, ctx: RenderContext) -> None:
-    text.register_fonts()
-    draw_back(canvas, back, color, ctx)

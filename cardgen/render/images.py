@@ -1,4 +1,9 @@
-"""Raster art on cards (PNG or JPEG files the loader has already checked)."""
+"""Art on cards: PNG or JPEG (already checked by the loader) and SVG, drawn as vectors.
+
+A PDF writer makes each art file one Form XObject (``define_art_form``) and
+every card that shows it places that form, so a file used on 2,000 cards is
+embedded, and hashed, once.
+"""
 from __future__ import annotations
 
 from functools import lru_cache
@@ -12,10 +17,59 @@ def _reader(path: Path) -> ImageReader:
     return ImageReader(str(path))
 
 
-def draw_image(canvas, path: Path, x: float, y: float, width: float, height: float) -> None:
-    """Draw the image inside the box, keeping its aspect ratio, centred."""
-    reader = _reader(path)
-    iw, ih = reader.getSize()
+def natural_size(path: Path) -> tuple[float, float]:
+    """The art's own size: pixels for raster art, points for SVG."""
+    if path.suffix.lower() == ".svg":
+        from .layout import svg_size
+
+        return svg_size(path)
+    return _reader(path).getSize()
+
+
+_FORMS_ATTR = "_cardgen_art_forms"
+
+
+def use_art_forms(canvas, forms: dict[Path, str]) -> None:
+    """Tell every later ``draw_art`` on ``canvas`` which art files already have a form."""
+    setattr(canvas, _FORMS_ATTR, forms)
+
+
+def define_art_form(canvas, path: Path, name: str) -> None:
+    """Draw ``path`` once, at its natural size, as the form ``name``."""
+    w, h = natural_size(path)
+    canvas.beginForm(name, 0, 0, w, h)
+    _draw_natural(canvas, path, w, h)
+    canvas.endForm()
+
+
+def draw_art(canvas, path: Path, x: float, y: float, width: float, height: float, form: str | None = None) -> None:
+    """Draw ``path`` stretched into the box (callers keep the aspect ratio), through its form if it has one."""
+    w, h = natural_size(path)
+    form = form or getattr(canvas, _FORMS_ATTR, {}).get(path)
+    canvas.saveState()
+    canvas.translate(x, y)
+    canvas.scale(width / w, height / h)
+    if form:
+        canvas.doForm(form)
+    else:
+        _draw_natural(canvas, path, w, h)
+    canvas.restoreState()
+
+
+def draw_image(canvas, path: Path, x: float, y: float, width: float, height: float, form: str | None = None) -> None:
+    """Draw the art inside the box, keeping its aspect ratio, centred."""
+    iw, ih = natural_size(path)
     scale = min(width / iw, height / ih)
     dw, dh = iw * scale, ih * scale
-    canvas.drawImage(reader, x + (width - dw) / 2, y + (height - dh) / 2, dw, dh, mask="auto")
+    draw_art(canvas, path, x + (width - dw) / 2, y + (height - dh) / 2, dw, dh, form)
+
+
+def _draw_natural(canvas, path: Path, w: float, h: float) -> None:
+    if path.suffix.lower() == ".svg":
+        from reportlab.graphics import renderPDF
+
+        from .layout import svg_drawing
+
+        renderPDF.draw(svg_drawing(path), canvas, 0, 0)
+    else:
+        canvas.drawImage(_reader(path), 0, 0, w, h, mask="auto")

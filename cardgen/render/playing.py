@@ -28,6 +28,7 @@ def draw(canvas, card, ctx) -> None:
     canvas.setFillColorRGB(*color)
     canvas.setFont(text.BOLD, 11)
     canvas.drawCentredString(w / 2, h / 2 - h * 0.2 - 9, card.rank)
+    text.check(ctx, card.id, "footer", card.text)
     canvas.setFillColorRGB(0.45, 0.45, 0.48)
     canvas.setFont(text.REGULAR, 5.5)
     canvas.drawCentredString(w / 2, s + 1, card.text or f"low {RANK_ORDER} high")

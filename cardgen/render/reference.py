@@ -1,35 +1,13 @@
-"""Rules and reference cards: a title and lines filled in from the rule options.
+"""Rules and reference cards: lines filled in from the rule options.
 
 A line may say ``when: option`` or ``unless: option``; ``{option}`` in the
 text is replaced by the option's value, so the card states the target and
-the optional rules actually in use.
+the optional rules actually in use. The built-in ``reference`` layout draws
+the lines as a bulleted list.
 """
 from __future__ import annotations
 
 import re
-
-from . import text
-from .common import INK, band, fitted
-
-
-def draw(canvas, card, ctx) -> None:
-    w, h, s = ctx.width, ctx.height, ctx.safe
-    band_h = h * 0.22
-    band(canvas, ctx, h, band_h, ctx.accent)
-    fitted(canvas, ctx, card.id, "title", card.title or ctx.deck_name, text.BOLD, band_h * 0.5, s,
-           h - band_h * 0.22, w - 2 * s, band_h * 0.7, color=(1, 1, 1), max_lines=1)
-    items = ([fill(card.text, ctx.options)] if card.text else []) + reference_lines(card, ctx.options)
-    indent = 7.0
-    top, height = h - band_h - 4, h - band_h - 4 - s
-    blocks, fits = text.fit_list(items, text.REGULAR, 8, w - 2 * s, height, indent)
-    if not fits:
-        ctx.text_problem(card.id, f"rules text does not fit in {w - 2 * s:.0f} x {height:.0f} pt "
-                                  f"even at {text.MIN_SIZE:g} pt")
-    canvas.setFillColorRGB(*INK)
-    for block in blocks:
-        canvas.setFont(text.BOLD, block.size)
-        canvas.drawString(s, top - block.size * 0.93, "\u2022")
-        top = text.draw_block(canvas, block, text.REGULAR, s + indent, top) - block.size * 0.35
 
 
 def reference_lines(card, options: dict) -> list[str]:

@@ -29,6 +29,7 @@ def draw(canvas, card, ctx) -> None:
     canvas.restoreState()
     draw_icon(canvas, "node", cx, cy, h * 0.46, fill, darken(fill, 0.55))
     if card.title:
+        text.check(ctx, card.id, "title", card.title)
         canvas.setFillColorRGB(0.45, 0.45, 0.48)
         canvas.setFont(text.BOLD, 6.5)
         canvas.drawString(ctx.safe, ctx.safe, card.title.upper())

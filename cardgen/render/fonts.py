@@ -1,0 +1,119 @@
+"""Fonts: families of TrueType files, a fallback chain, and which font has each character.
+
+cardgen ships DejaVu Sans (Latin, Greek, Cyrillic and many symbols) inside
+the package and embeds it in every PDF. A deck may declare TrueType families
+of its own and a fallback chain; each character is drawn with the first font
+of the chain that has it, and a character that no font has is reported by
+name and U+ code instead of printing as an empty box.
+"""
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass, field
+from functools import lru_cache
+from pathlib import Path
+
+from reportlab.pdfbase import pdfmetrics
+from reportlab.pdfbase.ttfonts import TTFError, TTFont
+
+from ..model import FontFamily
+from ..resources import bundled
+
+STYLES = ("regular", "bold", "italic", "bold_italic")
+DEFAULT_FAMILY = "DejaVu Sans"
+_DEFAULT_FILES = {"regular": "DejaVuSans.ttf", "bold": "DejaVuSans-Bold.ttf",
+                  "italic": "DejaVuSans-Oblique.ttf", "bold_italic": "DejaVuSans-BoldOblique.ttf"}
+
+
+class FontFileError(ValueError):
+    """A font file that cannot be used; the loader turns it into a located error."""
+
+
+@lru_cache(maxsize=1)
+def default_family() -> FontFamily:
+    folder = bundled("fonts")
+    return FontFamily(DEFAULT_FAMILY, tuple((style, folder / name) for style, name in _DEFAULT_FILES.items()))
+
+
+def register(path: Path) -> str:
+    """The reportlab name of the TrueType font ``path``, registered on first use.
+
+    Raises FontFileError for a file that is not a usable TrueType font.
+    """
+    return _register(str(Path(path).resolve()))
+
+
+@lru_cache(maxsize=256)
+def _register(path: str) -> str:
+    digest = hashlib.sha1(path.encode()).hexdigest()[:8]
+    # the bundled faces keep their plain names (DejaVuSans-Bold); a deck's get a path digest
+    bundled_font = Path(path).parent == bundled("fonts").resolve()
+    name = Path(path).stem if bundled_font else f"{Path(path).stem}-{digest}"
+    try:
+        font = TTFont(name, path)
+    except TTFError as exc:
+        raise FontFileError(f"not a usable TrueType font ({exc})") from None
+    except (OSError, ValueError, KeyError, IndexError, AssertionError) as exc:
+        raise FontFileError(f"not a usable TrueType font ({exc.__class__.__name__})") from None
+    pdfmetrics.registerFont(font)
+    return name
+
+
+@lru_cache(maxsize=256)
+def coverage(name: str) -> frozenset[str]:
+    """The characters the registered font ``name`` has a glyph for."""
+    return frozenset(chr(code) for code in pdfmetrics.getFont(name).face.charToGlyph)
+
+
+@dataclass(frozen=True)
+class FontChain:
+    """Families tried in order for every character; DejaVu Sans is always last."""
+
+    families: tuple[FontFamily, ...] = field(default_factory=lambda: (default_family(),))
+
+    def starting_with(self, family: FontFamily | None) -> FontChain:
+        if family is None or (self.families and self.families[0] == family):
+            return self
+        return FontChain((family,) + tuple(f for f in self.families if f != family))
+
+    @property
+    def names(self) -> str:
+        return ", ".join(f.name for f in self.families)
+
+    def fonts(self, style: str) -> tuple[str, ...]:
+        return _chain_fonts(self, style)
+
+    def split(self, text: str, style: str) -> list[tuple[str | None, str]]:
+        """``text`` cut into runs of one font each; a run no font covers has font None."""
+        fonts = self.fonts(style)
+        first = fonts[0]
+        if coverage(first).issuperset(text):
+            return [(first, text)]
+        runs: list[tuple[str | None, str]] = []
+        for char in text:
+            font = next((f for f in fonts if char in coverage(f)), None)
+            if runs and runs[-1][0] == font:
+                runs[-1] = (font, runs[-1][1] + char)
+            else:
+                runs.append((font, char))
+        return runs
+
+    def missing(self, text: str, style: str = "regular") -> list[str]:
+        """Characters of ``text`` that no font of the chain has, in order, once each."""
+        fonts = self.fonts(style)
+        out: list[str] = []
+        for char in dict.fromkeys(text):
+            if char in "\n\t" or any(char in coverage(f) for f in fonts):
+                continue
+            out.append(char)
+        return out
+
+
+@lru_cache(maxsize=64)
+def _chain_fonts(chain: FontChain, style: str) -> tuple[str, ...]:
+    return tuple(register(family.file(style)) for family in chain.families)
+
+
+def describe(char: str) -> str:
+    """``'あ' (U+3042)`` for a finding."""
+    return f"{char!r} (U+{ord(char):04X})"

@@ -1,0 +1,29 @@
+"""SVG art, read with svglib and drawn as vectors (never rasterised)."""
+from __future__ import annotations
+
+import logging
+from pathlib import Path
+from typing import Any
+
+
+class SvgError(ValueError):
+    """An SVG file that cannot be drawn; the loader turns it into a located error."""
+
+
+def load_svg(path: Path) -> Any:
+    """The reportlab Drawing of an SVG file; raises SvgError with what went wrong."""
+    try:
+        from svglib.svglib import svg2rlg
+    except ImportError:
+        raise SvgError("SVG art needs svglib: pip install 'cardgen[svg]'") from None
+    # svglib logs what it skips and parse errors; cardgen reports its own way
+    logging.getLogger("svglib").setLevel(logging.CRITICAL)
+    try:
+        drawing = svg2rlg(str(path))
+    except Exception as exc:  # svglib raises lxml, ValueError and others on bad files
+        raise SvgError(f"cannot read the SVG ({exc.__class__.__name__}: {str(exc)[:120]})") from None
+    if drawing is None:
+        raise SvgError("cannot read the SVG (not an SVG document)")
+    if not drawing.width or not drawing.height or drawing.width <= 0 or drawing.height <= 0:
+        raise SvgError("the SVG has no size: give its svg element width and height, or a viewBox")
+    return drawing
