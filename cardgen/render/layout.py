@@ -121,11 +121,25 @@ def plan(layout: Layout, fields: Mapping[str, Any], options: Mapping[str, Any], 
     _share_group_sizes(texts)
     for slot in slots:
         if isinstance(slot, _Text):
-            result.ops.extend(slot.ops())
+            result.ops.extend(_inline_art(slot.ops(), env, result))
             result.problems.extend(slot.problems(layout.name))
         else:
             result.ops.extend(slot)
     return result
+
+
+def _inline_art(ops: list[tuple], env: Env, result: Plan) -> list[tuple]:
+    """Inline icons that are the deck's own art files become art ops in the icon's square."""
+    if not env.deck.icons:
+        return ops
+    out: list[tuple] = []
+    for op in ops:
+        if op[0] == "icon" and op[1] in env.deck.icons:
+            _, name, x, bottom, size, _color = op
+            out.extend(_art(env.deck.icons[name], x, bottom, size, size, "contain", result, f"icon '{name}'"))
+        else:
+            out.append(op)
+    return out
 
 
 class _Bad(Exception):
