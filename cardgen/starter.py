@@ -1,9 +1,11 @@
 """``cardgen new NAME``: a small deck that builds as it is, to start from.
 
 The templates live here as text so the starter travels with the package;
-they show the pieces a user's own deck needs: cards in YAML, cards from a
-spreadsheet (CSV), built-in icons, a picture of their own, an option filled
-into text, and a reference card with a line that depends on that option.
+they show the pieces a user's own deck needs: layouts (one extending the
+built-in look, one a card names), fields from the spreadsheet's extra
+columns, cards in YAML and from a CSV file, an icon inline in the text, a
+picture of their own, an option filled into text, and a reference card with
+a line that depends on that option.
 """
 from __future__ import annotations
 
@@ -68,19 +70,28 @@ def _write_files(name: str, folder: Path) -> None:
 
 
 def _draw_art(path: Path) -> None:
-    """A 200 x 200 picture (a rocket under a sun) so the image column has something to show."""
+    """A 600 x 600 picture (a rocket under a sun): sharp at 300 ppi up to 2 inches wide."""
     from PIL import Image, ImageDraw
 
-    img = Image.new("RGB", (200, 200), (232, 240, 254))
+    k = 3  # drawn on a 200-unit grid, scaled up
+    img = Image.new("RGB", (200 * k, 200 * k), (232, 240, 254))
     d = ImageDraw.Draw(img)
-    d.ellipse((130, 18, 182, 70), fill=(255, 193, 7), outline=(33, 33, 33), width=3)
-    d.rectangle((0, 160, 200, 200), fill=(76, 175, 80))
-    body = [(100, 28), (126, 80), (126, 140), (74, 140), (74, 80)]
-    d.polygon(body, fill=(236, 239, 241), outline=(33, 33, 33), width=3)
-    d.ellipse((88, 74, 112, 98), fill=(21, 101, 192), outline=(33, 33, 33), width=3)
-    d.polygon([(74, 110), (52, 150), (74, 140)], fill=(198, 40, 40), outline=(33, 33, 33), width=3)
-    d.polygon([(126, 110), (148, 150), (126, 140)], fill=(198, 40, 40), outline=(33, 33, 33), width=3)
-    d.polygon([(86, 142), (100, 178), (114, 142)], fill=(255, 152, 0), outline=(33, 33, 33), width=3)
+
+    def box(*xy: int) -> list[int]:
+        return [v * k for v in xy]
+
+    def poly(*xy: tuple[int, int]) -> list[tuple[int, int]]:
+        return [(x * k, y * k) for x, y in xy]
+
+    ink, width = (33, 33, 33), 3 * k
+    d.ellipse(box(130, 18, 182, 70), fill=(255, 193, 7), outline=ink, width=width)
+    d.rectangle(box(0, 160, 200, 200), fill=(76, 175, 80))
+    d.polygon(poly((100, 28), (126, 80), (126, 140), (74, 140), (74, 80)), fill=(236, 239, 241),
+              outline=ink, width=width)
+    d.ellipse(box(88, 74, 112, 98), fill=(21, 101, 192), outline=ink, width=width)
+    d.polygon(poly((74, 110), (52, 150), (74, 140)), fill=(198, 40, 40), outline=ink, width=width)
+    d.polygon(poly((126, 110), (148, 150), (126, 140)), fill=(198, 40, 40), outline=ink, width=width)
+    d.polygon(poly((86, 142), (100, 178), (114, 142)), fill=(255, 152, 0), outline=ink, width=width)
     img.save(path, format="PNG")
 
 
@@ -105,6 +116,66 @@ options:
   # Options are filled into text as {{bonus}} and switch lines on and off.
   bonus: 2
   advanced: false
+
+# How the cards look. A layout is a list of elements placed in boxes
+# measured from the card's top-left corner (mm, in, pt, % or a sum such
+# as 100% - 6mm). {{title}}, {{text}} and every spreadsheet column or card
+# field (here {{type}} and {{cost}}) fill in from each card.
+layouts:
+  # Every generic card: cardgen's built-in look (a band in the card's
+  # colour, art on the left, the text beside it), plus a type line and a
+  # cost in a circle.
+  generic:
+    extends: generic
+    elements:
+      - {{name: title, width: 100% - 16mm}}
+      - name: type-line
+        type: text
+        when: type
+        text: "{{type}}"
+        x: 40% + 3mm + 6pt
+        y: 22% + 4pt
+        width: 60% - 6mm - 6pt
+        height: 10pt
+        italic: true
+        size: 7.5
+        color: "#546e7a"
+      - {{name: text, y: 22% + 16pt, height: 78% - 16pt - 3mm}}
+      - {{name: text-full, y: 22% + 16pt, height: 78% - 16pt - 3mm}}
+      - name: cost-circle
+        type: ellipse
+        when: cost
+        x: 100% - 3mm
+        y: 11%
+        anchor: right
+        width: 8mm
+        height: 8mm
+        fill: white
+        stroke: ink_on({{color}})
+      - name: cost
+        type: text
+        when: cost
+        text: "{{cost}}"
+        x: 100% - 3mm
+        y: 11%
+        anchor: right
+        width: 8mm
+        height: 8mm
+        align: center
+        valign: middle
+        bold: true
+        size: 12
+  # A card may name a layout of its own: traps get a warning stripe.
+  trap:
+    extends: generic
+    elements:
+      - name: stripe
+        type: rect
+        y: 100% - 3mm
+        height: 3mm
+        fill: "#c62828"
+        bleed: true
+
 cards:
   - id: welcome
     title: Welcome
@@ -113,31 +184,37 @@ cards:
     color: "#283593"
   - id: treasure
     title: Treasure
-    text: "Worth {{bonus}} points at the end of the game."
+    text: "Worth {{bonus}} :coin: at the end of the game."
     icon: coin
     color: goldenrod
     copies: 3
+    fields: {{type: Loot, cost: 1}}
   - id: trap
+    layout: trap
     title: Trap
-    text: Lose your next turn.
+    text: "<b>Lose your next turn.</b>"
     icon: bolt
     color: "#c62828"
     copies: 2
+    fields: {{type: Hazard}}
   - id: rules
     kind: reference
     title: How to play
     lines:
       - "Shuffle, deal 5 cards each, take turns playing one card."
-      - "Treasure scores {{bonus}} points; a Trap skips your next turn."
+      - "Treasure scores {{bonus}} :coin:; a Trap skips your next turn."
       - {{when: advanced, text: "Advanced: you may discard a Trap instead of playing it."}}
-      - {{unless: advanced, text: "Most points when the deck runs out wins."}}
-# More cards, one row each, from a spreadsheet export:
+      - {{unless: advanced, text: "Most :coin: when the deck runs out wins."}}
+# More cards, one row each, from a spreadsheet export. Columns other than
+# id, title, text, copies, color, icon, image, layout, back and shared
+# (here type and cost) are fields for the layouts.
 csv: cards.csv
 """
 
 CSV_TEMPLATE = """\
-id,title,text,copies,color,icon,image
-scout,Scout,Look at the top 2 cards of the deck.,2,teal,globe,
-merchant,Merchant,Swap a card with another player.\\nThen draw a card.,2,#6a1b9a,coin,
-explorer,Explorer,Draw a card for every Treasure you hold.,1,#1565c0,,art/{name}.png
+id,title,type,cost,text,copies,color,icon,image
+scout,Scout,Ally,2,Look at the top 2 cards of the deck.,2,teal,globe,
+merchant,Merchant,Ally,3,"Swap a card with another player.
+Then draw a card.",2,#6a1b9a,coin,
+explorer,Explorer,Ally,4,Draw a card for every :coin: you hold.,1,#1565c0,,art/{name}.png
 """

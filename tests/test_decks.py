@@ -223,7 +223,12 @@ def test_cardgen_new_deck_has_yaml_and_csv_cards_with_icons_and_an_image(tmp_pat
     assert deck.id == "my_deck-2" and deck.game == "none"
     assert any(c.icon for c in deck.cards) and any(c.image for c in deck.cards)
     header = (folder / "cards.csv").read_text(encoding="utf-8").splitlines()[0]
-    assert header == "id,title,text,copies,color,icon,image"
+    assert header == "id,title,type,cost,text,copies,color,icon,image"
+    # it shows off layouts (its own, one a card names), fields from extra columns and an inline icon
+    assert not deck.layouts["generic"].builtin and "trap" in deck.layouts
+    assert any(c.layout == "trap" for c in deck.cards)
+    assert {c.fields.get("type") for c in deck.cards} >= {"Ally", "Loot", "Hazard"}
+    assert any(":coin:" in c.text for c in deck.cards)
     assert not [p for p in tmp_path.iterdir() if p.name.startswith(".")]  # no scratch left behind
 
 

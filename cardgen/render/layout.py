@@ -27,7 +27,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-from ..colors import parse_color_expr, to_hex
+from ..colors import ink_on, mix, parse_color_expr, to_hex
 from ..errors import CardgenError, Location
 from ..layouts import (
     DEFAULT_MIN_SIZE,
@@ -78,10 +78,18 @@ class Env:
 
 
 def card_fields(card: Card, deck: Deck) -> dict[str, Any]:
-    """Everything ``{name}`` can name on this card: its keys, its own fields, the deck's."""
+    """Everything ``{name}`` can name on this card: its keys, its own fields, the deck's.
+
+    The title and text may hold ``{option}`` or ``{field}`` placeholders of
+    their own; those are filled in too (a brace naming nothing stays as written).
+    """
+    from .reference import fill
+
     color = card.color or deck.style.get("accent") or (0.2, 0.2, 0.25)
+    known = {**deck.options, **card.fields}
     fields: dict[str, Any] = {
-        "id": card.id, "kind": card.kind, "copies": card.copies, "title": card.title, "text": card.text,
+        "id": card.id, "kind": card.kind, "copies": card.copies, "title": fill(card.title, known),
+        "text": fill(card.text, known),
         "icon": card.icon, "image": str(card.image) if card.image else "",
         "art": str(card.image) if card.image else card.icon,
         "color": to_hex(color), "deck": deck.name, "accent": to_hex(deck.style.get("accent", (0.2, 0.2, 0.25))),
@@ -492,7 +500,7 @@ def draw(canvas, ops: list[tuple]) -> None:
             draw_icon(canvas, name, cx, cy, size, fill, ink)
         elif kind == "icon":
             _, name, x, bottom, size, color = op
-            draw_icon(canvas, name, x + size / 2, bottom + size / 2, size, color, color)
+            draw_icon(canvas, name, x + size / 2, bottom + size / 2, size, mix(color, ink_on(color), 0.7), color)
         elif kind in ("image", "svg"):
             _place_art(canvas, op)
 
