@@ -116,9 +116,20 @@ def deck_schema():
     return json.loads(result.output)
 
 
-@pytest.mark.parametrize("path", BUNDLED, ids=[p.stem for p in BUNDLED])
-def test_bundled_deck_validates_against_the_printed_json_schema(path, deck_schema):
+EXAMPLES = sorted((DECKS_DIR.parent / "examples").glob("*/*.yaml"))
+
+
+@pytest.mark.parametrize("path", BUNDLED + EXAMPLES, ids=[p.stem for p in BUNDLED + EXAMPLES])
+def test_bundled_and_example_decks_validate_against_the_printed_json_schema(path, deck_schema):
     jsonschema.Draft202012Validator(deck_schema).validate(yaml.safe_load(path.read_text(encoding="utf-8")))
+
+
+def test_the_schema_covers_layouts_so_editors_complete_them(deck_schema):
+    element = deck_schema["properties"]["layouts"]["additionalProperties"]["properties"]["elements"]["items"]
+    assert set(element["properties"]["type"]["enum"]) == {"text", "rect", "ellipse", "line", "image", "icon", "list"}
+    assert {"x", "y", "width", "height", "anchor", "area", "when", "font", "fill"} <= set(element["properties"])
+    card = deck_schema["properties"]["cards"]["items"]["properties"]
+    assert {"layout", "back", "fields", "shared"} <= set(card)
 
 
 def test_the_three_games_are_bundled():

@@ -1,0 +1,542 @@
+"""Layouts: elements placed as data, fields filled in, text fitted, fonts checked, art drawn."""
+from __future__ import annotations
+
+import textwrap
+
+import pypdfium2 as pdfium
+import pytest
+from fontTools.fontBuilder import FontBuilder
+from fontTools.pens.ttGlyphPen import TTGlyphPen
+from PIL import Image
+
+from cardgen.build import BuildSettings, build_decks, deck_faces, prepare
+from cardgen.deck import load_deck
+from cardgen.errors import CardgenError
+from cardgen.layouts import Span, parse_span
+from cardgen.render import rich
+from cardgen.render.fonts import FontChain
+from cardgen.sheets import load_template
+from cardgen.units import mm
+
+LETTER = load_template("letter-10up")
+
+
+def deck_file(tmp_path, body: str, name: str = "d"):
+    path = tmp_path / f"{name}.yaml"
+    path.write_text(f"deck: {name}\nname: Test deck\n" + textwrap.dedent(body), encoding="utf-8")
+    return path
+
+
+def faces_of(path, sheet: str = "letter-10up"):
+    deck = prepare(load_deck(path), BuildSettings())
+    return deck, deck_faces(deck, load_template(sheet))
+
+
+def ops_of(path, card_id: str, sheet: str = "letter-10up") -> list[tuple]:
+    deck, faces = faces_of(path, sheet)
+    card = next(c for c in deck.cards if c.id == card_id)
+    return faces.drawings[faces.face(card)].ops
+
+
+def texts(ops) -> list[str]:
+    return [op[6] for op in ops if op[0] == "text"]
+
+
+def make_font(path, chars: str) -> None:
+    """A tiny TrueType font with a box glyph for each of ``chars`` (and a space)."""
+    builder = FontBuilder(1000, isTTF=True)
+    glyphs = [".notdef", "space"] + [f"g{ord(c)}" for c in chars]
+    builder.setupGlyphOrder(glyphs)
+    builder.setupCharacterMap({32: "space", **{ord(c): f"g{ord(c)}" for c in chars}})
+    pen = TTGlyphPen(None)
+    pen.moveTo((100, 0))
+    pen.lineTo((100, 700))
+    pen.lineTo((600, 700))
+    pen.lineTo((600, 0))
+    pen.closePath()
+    glyph = pen.glyph()
+    builder.setupGlyf(dict.fromkeys(glyphs, glyph))
+    builder.setupHorizontalMetrics(dict.fromkeys(glyphs, (700, 100)))
+    builder.setupHorizontalHeader(ascent=800, descent=-200)
+    builder.setupNameTable({"familyName": "Boxes", "styleName": "Regular"})
+    builder.setupOS2(sTypoAscender=800, usWinAscent=800, usWinDescent=200)
+    builder.setupPost()
+    builder.save(str(path))
+
+
+# --- lengths and boxes ---------------------------------------------------------------
+
+@pytest.mark.parametrize("text, expected", [
+    ("3mm", Span(mm(3), 0)), ("50%", Span(0, 50)), ("100% - 6mm", Span(-mm(6), 100)),
+    ("22% + 6pt - 1in", Span(6 - 72, 22)), (0, Span()), ("-2mm", Span(-mm(2), 0)),
+])
+def test_lengths_are_sums_of_units_and_percentages(text, expected):
+    span = parse_span(text)
+    assert span.points == pytest.approx(expected.points) and span.percent == pytest.approx(expected.percent)
+
+
+@pytest.mark.parametrize("text", ["3", "3 mm mm", "50%%", "abc", "3mm 2mm", ""])
+def test_a_length_without_a_unit_or_with_rubbish_is_refused(text):
+    with pytest.raises(ValueError):
+        parse_span(text)
+
+
+LAYOUT_DECK = """\
+layouts:
+  plain:
+    elements:
+      - {name: band, type: rect, height: 25%, fill: "#ff0000", bleed: true}
+      - {name: badge, type: ellipse, x: 100% - 3mm, y: 50%, anchor: right, width: 10mm, height: 10mm,
+         fill: white}
+      - {name: title, type: text, text: "{title}", x: 3mm, width: 100% - 6mm, height: 25%, size: 12}
+      - {name: safe-box, type: rect, area: safe, fill: "#00ff00"}
+cards:
+  - {id: a, layout: plain, title: Hello}
+"""
+
+
+def test_elements_sit_where_their_boxes_say_measured_from_the_top_left(tmp_path):
+    ops = ops_of(deck_file(tmp_path, LAYOUT_DECK), "a")
+    w, h = LETTER.card_width, LETTER.card_height
+    band = next(op for op in ops if op[0] == "rect" and op[5] == (1.0, 0.0, 0.0))
+    assert band[1:5] == pytest.approx((0, h * 0.75, w, h * 0.25))
+    badge = next(op for op in ops if op[0] == "ellipse")
+    # anchored at its right-middle: the right edge 3 mm in, centred on the card's height
+    assert badge[1] + badge[3] == pytest.approx(w - mm(3))
+    assert badge[2] + badge[4] / 2 == pytest.approx(h / 2)
+    safe = next(op for op in ops if op[0] == "rect" and op[5] == (0.0, 1.0, 0.0))
+    assert safe[1:5] == pytest.approx((mm(3), mm(3), w - mm(6), h - mm(6)))
+    title = next(op for op in ops if op[0] == "text")
+    assert title[1] == pytest.approx(mm(3)) and title[6] == "Hello"
+
+
+def test_backgrounds_marked_bleed_reach_into_the_templates_bleed(tmp_path):
+    template = load_template("letter-8up-gaps")
+    ops = ops_of(deck_file(tmp_path, LAYOUT_DECK), "a", "letter-8up-gaps")
+    band = next(op for op in ops if op[0] == "rect" and op[5] == (1.0, 0.0, 0.0))
+    b = template.bleed
+    # the top, left and right sides lie on the trim and grow; the bottom side is inside the card
+    assert band[1:5] == pytest.approx((-b, template.card_height * 0.75, template.card_width + 2 * b,
+                                       template.card_height * 0.25 + b))
+
+
+def test_an_element_outside_the_card_is_refused_at_its_line(tmp_path, cli):
+    path = deck_file(tmp_path, """\
+        layouts:
+          wide:
+            elements:
+              - {name: banner, type: rect, x: 10mm, width: 100%, fill: red}
+        cards:
+          - {id: a, layout: wide}
+        """)
+    result = cli("build", path, "--out", tmp_path / "out")
+    assert result.exit_code == 2
+    assert "d.yaml:6:" in result.output and "'banner'" in result.output and "outside the card" in result.output
+    assert not (tmp_path / "out").exists()
+
+
+# --- extends -------------------------------------------------------------------------
+
+EXTENDS = """\
+layouts:
+  base:
+    elements:
+      - {name: band, type: rect, height: 20%, fill: blue}
+      - {name: title, type: text, text: "{title}", height: 20%}
+      - {name: note, type: text, text: base note, y: 50%, height: 20%}
+  child:
+    extends: base
+    elements:
+      - {name: band, fill: green}
+      - {name: note, remove: true}
+      - {name: extra, type: text, text: child only, y: 70%, height: 20%}
+cards:
+  - {id: a, layout: child, title: Hi}
+"""
+
+
+def test_a_layout_extends_another_overriding_elements_by_name(tmp_path):
+    deck = load_deck(deck_file(tmp_path, EXTENDS))
+    child = deck.layouts["child"]
+    assert [e.name for e in child.elements] == ["band", "title", "extra"]
+    assert child.elements[0].attrs["fill"] == "green" and child.elements[0].height == Span(0, 20)
+    assert texts(ops_of(deck_file(tmp_path, EXTENDS), "a")) == ["Hi", "child only"]
+
+
+def test_a_deck_layout_may_extend_the_builtin_one_of_its_own_name(tmp_path):
+    deck = load_deck(deck_file(tmp_path, """\
+        layouts:
+          generic:
+            extends: generic
+            elements:
+              - {name: title, color: gold}
+        cards:
+          - {id: a, title: Gilded}
+        """))
+    layout = deck.layouts["generic"]
+    assert not layout.builtin
+    assert next(e for e in layout.elements if e.name == "title").attrs["color"] == "gold"
+    assert len(layout.elements) == len(deck.layouts["generic-portrait"].elements)
+
+
+@pytest.mark.parametrize("body, words", [
+    ("layouts:\n  a: {extends: b, elements: []}\n  b: {extends: a, elements: []}\n", "in a circle: a -> b -> a"),
+    ("layouts:\n  a: {extends: bsae, elements: []}\n  base: {elements: []}\n", "did you mean 'base'"),
+    ("layouts:\n  a:\n    elements:\n      - {name: x, type: text, txet: hi}\n", "(did you mean 'text'?)"),
+    ("layouts:\n  a:\n    elements:\n      - {name: x, type: rect, text: hi}\n", "a rect element has no key 'text'"),
+    ("layouts:\n  a:\n    elements:\n      - {name: x, type: rect, fill: reed}\n", "unknown colour 'reed'"),
+    ("layouts:\n  a:\n    elements:\n      - {name: x, type: icon, icon: strr}\n", "did you mean 'star'"),
+    ("layouts:\n  a:\n    elements:\n      - {name: x, type: text, width: 50}\n", "needs a unit"),
+    ("layouts:\n  a:\n    elements:\n      - {name: x}\n", "needs a type"),
+    ("cards:\n  - {id: a, layout: fancy}\n", "layout 'fancy' is no layout"),
+])
+def test_layout_mistakes_are_one_located_line(tmp_path, cli, body, words):
+    result = cli("validate", deck_file(tmp_path, body + ("cards:\n  - {id: z}\n" if "cards" not in body else "")))
+    assert result.exit_code == 2, result.output
+    line = result.output.strip()
+    assert "\n" not in line and line.startswith("Error: ") and "d.yaml:" in line and words in line, line
+
+
+# --- fields --------------------------------------------------------------------------
+
+def test_every_spreadsheet_column_is_a_field_and_fills_any_attribute(tmp_path):
+    (tmp_path / "cards.csv").write_text("id,title,cost,tint\nx,Ex,3,#00aa00\n", encoding="utf-8")
+    path = deck_file(tmp_path, """\
+        csv: cards.csv
+        layouts:
+          generic:
+            elements:
+              - {name: panel, type: rect, fill: "{tint}"}
+              - {name: cost, type: text, text: "Cost {cost}", height: 20%}
+        """)
+    ops = ops_of(path, "x")
+    assert next(op for op in ops if op[0] == "rect")[5] == pytest.approx((0, 0xAA / 255, 0))
+    assert texts(ops) == ["Cost 3"]
+
+
+def test_a_field_no_card_has_is_an_error_with_a_suggestion_at_the_element(tmp_path, cli):
+    path = deck_file(tmp_path, """\
+        layouts:
+          generic:
+            elements:
+              - {name: cost, type: text, text: "{cots}"}
+        cards:
+          - {id: a, fields: {cost: 2}}
+        """)
+    result = cli("build", path, "--out", tmp_path)
+    assert result.exit_code == 2
+    assert "d.yaml:6:" in result.output and "{cots}" in result.output and "did you mean 'cost'" in result.output
+
+
+def test_elements_show_only_when_their_field_or_option_is_set(tmp_path):
+    path = deck_file(tmp_path, """\
+        options: {hard: false}
+        layouts:
+          generic:
+            elements:
+              - {name: cost, type: text, when: cost, text: "C{cost}", height: 20%}
+              - {name: easy, type: text, unless: hard, text: easy, y: 30%, height: 20%}
+              - {name: two, type: text, when: cost=2, text: two, y: 60%, height: 20%}
+        cards:
+          - {id: a, fields: {cost: 2}}
+          - {id: b}
+        """)
+    assert texts(ops_of(path, "a")) == ["C2", "easy", "two"]
+    assert texts(ops_of(path, "b")) == ["easy"]
+
+
+def test_a_condition_naming_nothing_is_an_error(tmp_path, cli):
+    path = deck_file(tmp_path, """\
+        options: {hard: false}
+        layouts:
+          generic:
+            elements:
+              - {name: x, type: text, when: hrad, text: hi}
+        cards:
+          - {id: a}
+        """)
+    result = cli("validate", path)
+    assert result.exit_code == 2 and "did you mean 'hard'" in result.output and "d.yaml:7:" in result.output
+
+
+def test_a_colour_from_a_field_that_is_no_colour_names_the_card(tmp_path, cli):
+    (tmp_path / "cards.csv").write_text("id,title,tint\nx,Ex,blurple\n", encoding="utf-8")
+    path = deck_file(tmp_path, """\
+        csv: cards.csv
+        layouts:
+          generic:
+            elements:
+              - {name: panel, type: rect, fill: "{tint}"}
+        """)
+    result = cli("build", path, "--out", tmp_path / "out")
+    assert result.exit_code == 2
+    assert "cards.csv:2:1" in result.output and "card 'x'" in result.output and "'panel'" in result.output
+
+
+# --- rich text -----------------------------------------------------------------------
+
+def parse(markup: str):
+    from cardgen.colors import parse_color_expr
+
+    return rich.parse(markup, {"star"}, parse_color_expr)
+
+
+def test_markup_gives_bold_italic_colour_breaks_and_icons():
+    runs = parse("a <b>bold <i>both</i></b> <color red>red</color><br>:star: :nope:")
+    assert [(r.text, r.bold, r.italic) for r in runs[:4]] == [
+        ("a ", False, False), ("bold ", True, False), ("both", True, True), (" ", False, False)]
+    assert runs[4].color == (1.0, 0.0, 0.0) and runs[5].text == "\n"
+    assert runs[6].icon == "star" and "".join(r.text for r in runs[7:]) == " :nope:"
+
+
+@pytest.mark.parametrize("markup, words", [
+    ("<b>open", "<b> is never closed"), ("a</i>", "</i> closes nothing"), ("<b><i>x</b></i>", "expected </i>"),
+    ("<color>x</color>", "needs a colour"), ("<color blurple>x</color>", "unknown colour"),
+])
+def test_bad_markup_says_what_is_wrong(markup, words):
+    with pytest.raises(rich.MarkupError, match=words):
+        parse(markup)
+
+
+def test_bold_text_is_drawn_in_the_bold_face(tmp_path):
+    path = deck_file(tmp_path, "layouts:\n  generic:\n    elements:\n"
+                               "      - {name: t, type: text, text: 'plain <b>strong</b>'}\ncards:\n  - {id: a}\n")
+    fonts = {op[6]: op[3] for op in ops_of(path, "a") if op[0] == "text"}
+    assert fonts == {"plain": "DejaVuSans", "strong": "DejaVuSans-Bold"}
+
+
+def test_markup_in_a_card_that_cannot_be_read_names_the_card(tmp_path, cli):
+    path = deck_file(tmp_path, "cards:\n  - {id: a, title: T, text: '<b>never closed'}\n")
+    result = cli("build", path, "--out", tmp_path / "out")
+    assert result.exit_code == 2 and "card 'a'" in result.output and "never closed" in result.output
+
+
+def test_inline_icons_sit_in_the_text_at_its_size(tmp_path):
+    path = deck_file(tmp_path, "layouts:\n  generic:\n    elements:\n"
+                               "      - {name: t, type: text, text: 'Gain :coin: now', size: 10}\ncards:\n"
+                               "  - {id: a}\n")
+    ops = ops_of(path, "a")
+    icon = next(op for op in ops if op[0] == "icon")
+    words = [op for op in ops if op[0] == "text"]
+    assert icon[1] == "coin" and icon[4] == 10
+    assert words[0][1] < icon[2] < words[1][1]  # between "Gain" and "now"
+
+
+# --- fitting -------------------------------------------------------------------------
+
+def prepared(words: str):
+    return rich.prepare(parse(words), FontChain())
+
+
+def test_fit_finds_the_largest_size_that_fits_as_a_full_scan_would():
+    text = prepared("The quick brown fox jumps over the lazy dog " * 6)
+    for width, height in ((120, 60), (200, 40), (90, 120), (60, 30)):
+        fitted = rich.fit(text, 14, 5, width, height)
+        sizes = [14 - k * rich.SIZE_STEP for k in range(int((14 - 5) / rich.SIZE_STEP) + 1)]
+        scan = next((s for s in sizes if rich.fits_at(text, s, width, height).fits), None)
+        assert (fitted.size if fitted.fits else None) == scan
+
+
+def test_text_that_cannot_fit_is_a_finding_naming_card_and_element(tmp_path, cli):
+    path = deck_file(tmp_path, "layouts:\n  generic:\n    elements:\n"
+                               "      - {name: rules, type: text, text: '{text}', height: 8pt, min_size: 7}\n"
+                               "cards:\n  - {id: wordy, text: 'far too many words for one small line of text'}\n")
+    result = cli("validate", path)
+    assert result.exit_code == 1
+    assert "card 'wordy'" in result.output and "'rules' does not fit" in result.output
+
+
+def test_a_group_of_text_elements_shares_one_size_on_a_card(tmp_path):
+    path = deck_file(tmp_path, """\
+        layouts:
+          generic:
+            elements:
+              - {name: a, type: text, text: short, group: g, size: 12, height: 20%}
+              - {name: b, type: text, text: a much longer entry that must shrink, group: g, size: 12,
+                 width: 30%, y: 50%, height: 14pt}
+              - {name: c, type: text, text: alone, size: 12, y: 80%, height: 20%}
+        cards:
+          - {id: x}
+        """)
+    sizes = {op[6].split()[0]: op[4] for op in ops_of(path, "x") if op[0] == "text"}
+    assert sizes["short"] == sizes["a"] < 12
+    assert sizes["alone"] == 12
+
+
+def test_list_entries_shrink_as_one_and_the_marked_entry_is_bold_and_ticked(tmp_path):
+    path = deck_file(tmp_path, """\
+        layouts:
+          generic:
+            elements:
+              - {name: parts, type: list, items: "{parts}", mark: "{title}", marker: check, rows: 2,
+                 size: 9, height: 40%}
+        cards:
+          - {id: x, title: Beta, fields: {parts: [Alpha, Beta, Gamma, A considerably longer entry]}}
+        """)
+    ops = ops_of(path, "x")
+    entries = [op for op in ops if op[0] == "text"]
+    assert len({op[4] for op in entries}) == 1  # one size for every entry
+    assert {op[6]: op[3] for op in entries}["Beta"] == "DejaVuSans-Bold"
+    assert len({round(op[1]) for op in entries}) == 2  # four entries, two rows: two columns
+    assert sum(1 for op in ops if op[0] == "line") == 2  # the tick on the marked box
+
+
+# --- fonts and characters --------------------------------------------------------------
+
+def test_greek_and_cyrillic_print_in_the_bundled_font(tmp_path, cli):
+    path = deck_file(tmp_path, "cards:\n  - {id: a, title: Ηρακλής, text: 'Москва ✓'}\n")
+    result = cli("validate", path)
+    assert result.exit_code == 0, result.output
+
+
+def test_a_character_no_font_has_names_card_element_character_and_code(tmp_path, cli):
+    path = deck_file(tmp_path, "cards:\n  - {id: jp, title: Title, text: 'こんにちは'}\n")
+    result = cli("validate", path, "--games", "0")
+    assert result.exit_code == 1
+    assert "card 'jp'" in result.output and "U+3053" in result.output and "'text-full'" in result.output
+    assert "no font has" in result.output
+    assert cli("build", path, "--out", tmp_path / "out").exit_code == 1
+
+
+def test_a_declared_font_in_the_fallback_chain_covers_what_dejavu_lacks(tmp_path, cli):
+    make_font(tmp_path / "boxes.ttf", "あい")
+    path = deck_file(tmp_path, "fonts:\n  Boxes: boxes.ttf\nfont_fallback: [Boxes]\n"
+                               "cards:\n  - {id: jp, title: Latin, text: 'あい and Latin'}\n")
+    result = cli("validate", path, "--games", "0")
+    assert result.exit_code == 0, result.output
+    deck, faces = faces_of(path)
+    fonts = {op[6]: op[3] for op in faces.drawings[faces.face(deck.cards[0])].ops if op[0] == "text"}
+    assert fonts["あい"].startswith("boxes-")  # the fallback font for the characters it has
+    assert fonts["Latin"] == "DejaVuSans-Bold"  # and DejaVu for the rest
+
+
+def test_a_font_file_that_is_not_truetype_is_refused_at_its_line(tmp_path, cli):
+    (tmp_path / "fake.ttf").write_bytes(b"not a font at all" * 10)
+    path = deck_file(tmp_path, "fonts:\n  Fake: fake.ttf\ncards:\n  - {id: a}\n")
+    result = cli("validate", path)
+    assert result.exit_code == 2 and "d.yaml:4:" in result.output and "TrueType" in result.output
+
+
+def test_an_element_font_the_deck_does_not_declare_is_an_error(tmp_path, cli):
+    path = deck_file(tmp_path, "layouts:\n  generic:\n    elements:\n"
+                               "      - {name: t, type: text, text: hi, font: Fancy}\ncards:\n  - {id: a}\n")
+    result = cli("validate", path)
+    assert result.exit_code == 2 and "font 'Fancy'" in result.output
+
+
+# --- art -------------------------------------------------------------------------------
+
+SVG = ('<svg xmlns="http://www.w3.org/2000/svg" width="40" height="20" viewBox="0 0 40 20">'
+       '<rect x="0" y="0" width="40" height="20" fill="#0000ff"/></svg>')
+
+
+def test_svg_art_is_drawn_as_vectors_not_pixels(tmp_path):
+    (tmp_path / "logo.svg").write_text(SVG)
+    path = deck_file(tmp_path, "icons: {logo: logo.svg}\ncards:\n  - {id: a, title: A, text: 'with :logo: inline',"
+                               " image: logo.svg}\n")
+    ops = ops_of(path, "a")
+    assert sum(1 for op in ops if op[0] == "svg") == 2  # the image and the inline icon
+    build_decks([str(path)], tmp_path / "out", BuildSettings())
+    raw = (tmp_path / "out" / "d.pdf").read_bytes()
+    assert b"/Subtype /Image" not in raw
+    page = pdfium.PdfDocument(str(tmp_path / "out" / "d.pdf"))[0].render(scale=2).to_pil().convert("RGB")
+    assert (0, 0, 255) in {page.getpixel((x, y)) for x in range(0, page.width, 3) for y in range(0, 600, 3)}
+
+
+def test_an_svg_that_does_not_parse_is_refused_at_its_line(tmp_path, cli):
+    (tmp_path / "bad.svg").write_text("<svg><rect")
+    path = deck_file(tmp_path, "cards:\n  - {id: a, image: bad.svg}\n")
+    result = cli("validate", path)
+    assert result.exit_code == 2 and "d.yaml:4:" in result.output and "SVG 'bad.svg'" in result.output
+
+
+@pytest.mark.parametrize("pixels, verdict", [(100, "error"), (400, "warning"), (1200, None)])
+def test_raster_art_is_checked_for_its_printed_resolution(tmp_path, cli, pixels, verdict):
+    Image.new("RGB", (pixels, pixels), (200, 30, 30)).save(tmp_path / "art.png")
+    path = deck_file(tmp_path, "cards:\n  - {id: a, title: A, image: art.png}\n")
+    result = cli("validate", path, "--json")
+    findings = __import__("json").loads(result.output)[0]["findings"]
+    assert [f["severity"] for f in findings] == ([verdict] if verdict else [])
+    if verdict:
+        assert "ppi" in findings[0]["message"] and findings[0]["card"] == "a"
+    assert cli("build", path, "--out", tmp_path / "out", "--no-validate").exit_code == 0
+
+
+def test_an_image_used_by_many_cards_is_embedded_once(tmp_path):
+    Image.new("RGB", (600, 600), (10, 120, 200)).save(tmp_path / "art.png")
+    cards = "".join(f"  - {{id: c{i}, title: Card {i}, image: art.png}}\n" for i in range(40))
+    path = deck_file(tmp_path, "cards:\n" + cards)
+    build_decks([str(path)], tmp_path / "out", BuildSettings())
+    raw = (tmp_path / "out" / "d.pdf").read_bytes()
+    assert raw.count(b"/Subtype /Image") == 1
+
+
+# --- backs and sharing ------------------------------------------------------------------
+
+BACKS = """\
+layouts:
+  hero: {extends: generic, elements: []}
+  hero-back:
+    extends: back
+    elements:
+      - {name: background, fill: "#ff0000"}
+  own-back:
+    elements:
+      - {name: bg, type: rect, fill: "#00ff00"}
+      - {name: who, type: text, text: "{title}", height: 20%}
+backs:
+  hero: hero-back
+cards:
+  - {id: h, layout: hero, title: Hero}
+  - {id: p, title: Plain}
+  - {id: o, title: Own, back: own-back}
+"""
+
+
+def test_backs_are_layouts_per_layout_per_card_or_the_decks(tmp_path):
+    deck, faces = faces_of(deck_file(tmp_path, BACKS))
+    keys = {c.id: faces.back(c) for c in deck.cards}
+    assert keys["h"] == "back:hero-back" and keys["p"] == "back:back"
+    assert keys["o"].startswith("back:own-back:o")  # it shows the card's own title, so it is the card's alone
+    fills = {card: faces.drawings[key].ops[0][5] for card, key in keys.items()}
+    assert fills["h"] == (1.0, 0.0, 0.0) and fills["o"] == (0.0, 1.0, 0.0)
+    assert "Own" in texts(faces.drawings[keys["o"]].ops)
+
+
+def test_shared_cards_print_once_in_each_players_pdf_or_in_their_own(tmp_path, cli):
+    body = """\
+        per_player: true
+        players: [{name: Ann, color: red}, {name: Bob, color: blue}]
+        cards:
+          - {id: mine, copies: 2}
+          - {id: common, shared: true, copies: 3}
+        """
+    result = cli("build", deck_file(tmp_path, body), "--out", tmp_path / "each")
+    assert result.exit_code == 0, result.output
+    assert "d-ann.pdf: 5 cards" in result.output and "d-bob.pdf: 5 cards" in result.output
+    result = cli("build", deck_file(tmp_path, "shared_cards: separate\n" + textwrap.dedent(body)), "--out",
+                 tmp_path / "apart")
+    assert result.exit_code == 0, result.output
+    assert "d-ann.pdf: 2 cards" in result.output and "d-shared.pdf: 3 cards" in result.output
+
+
+# --- the bundled decks -------------------------------------------------------------------
+
+def test_dotcombust_assets_and_clusterfuck_status_cards_are_layouts_in_their_deck_files():
+    assert not load_deck("dotcombust").layouts["asset"].builtin
+    assert not load_deck("clusterfuck").layouts["status"].builtin
+
+
+def test_the_example_deck_builds_with_no_findings(cli, tmp_path):
+    from conftest import ROOT
+
+    result = cli("build", ROOT / "examples" / "argonauts" / "argonauts.yaml", "--out", tmp_path)
+    assert result.exit_code == 0 and "Warning" not in result.output, result.output
+    assert "24 cards" in result.output
+
+
+def test_unknown_layout_errors_do_not_leave_output(tmp_path):
+    path = deck_file(tmp_path, "cards:\n  - {id: a, layout: nope}\n")
+    with pytest.raises(CardgenError):
+        build_decks([str(path)], tmp_path / "out", BuildSettings())
+    assert not (tmp_path / "out").exists()
