@@ -15,7 +15,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
-from functools import lru_cache
+from functools import cached_property, lru_cache
 from typing import Any
 
 from .colors import parse_color_expr
@@ -213,10 +213,12 @@ class Layout:
     location: Location | None = None
     builtin: bool = False
 
-    def referenced_fields(self) -> set[str]:
+    @cached_property
+    def field_set(self) -> frozenset[str]:
+        """Every field and option name the layout's elements use (text, attributes, conditions)."""
         names = {name for e in self.elements for _, name in e.referenced_fields()}
         names.update(condition_name(c) for e in self.elements for c in (e.when, e.unless) if c)
-        return names
+        return frozenset(names)
 
 
 # --- reading ---------------------------------------------------------------------

@@ -1,6 +1,8 @@
 """`cardgen build` and `cardgen list` through click's test runner."""
 from __future__ import annotations
 
+import re
+
 import pypdfium2 as pdfium
 import pytest
 
@@ -51,7 +53,9 @@ def test_each_distinct_face_is_drawn_once(tmp_path):
     build_decks(["common-carrier"], tmp_path, BuildSettings())
     raw = (tmp_path / "common-carrier-player-1.pdf").read_bytes()
     # 10 tiles + reference card + tinted back + plain back of the reference card
-    assert raw.count(b"/Subtype /Form") == 13
+    assert len(set(re.findall(rb"/FormXob\.Card\d+ ", raw))) == 13
+    # and each icon of the backs (the node, in two colourings) once, placed by both
+    assert len(set(re.findall(rb"/FormXob\.Art\d+ ", raw))) == 2
 
 
 @pytest.mark.parametrize("args, words", [

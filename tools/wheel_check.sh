@@ -31,10 +31,11 @@ import sys, zipfile
 from pathlib import Path
 names = set(zipfile.ZipFile(sys.argv[1]).namelist())
 root = Path(sys.argv[2])
-# every bundled deck, piece of art and sheet template of the checkout
+# every bundled deck, piece of art, sheet template, layout and font of the checkout
 wanted = [f"cardgen/{p.relative_to(root).as_posix()}" for folder in ("decks", "art")
           for p in sorted((root / folder).rglob("*")) if p.is_file()]
-wanted += [p.relative_to(root).as_posix() for p in sorted((root / "cardgen" / "sheets").glob("*.yaml"))]
+wanted += [p.relative_to(root).as_posix() for folder in ("sheets", "layouts", "fonts")
+           for p in sorted((root / "cardgen" / folder).glob("*")) if p.is_file()]
 missing = [name for name in wanted if name not in names]
 for name in missing:
     print(f"missing from the wheel: {name}", file=sys.stderr)

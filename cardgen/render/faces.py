@@ -117,7 +117,7 @@ class Faces:
         """The key of the card's back drawing, planned on first use."""
         layout = self.back_layout_of(card)
         tint = self.deck.back.tint_by_player and card.owner >= 0
-        own = layout.referenced_fields() - set(BACK_FIELDS) - set(self.deck.options) - {"deck", "accent"}
+        own = layout.field_set - set(BACK_FIELDS) - set(self.deck.options) - {"deck", "accent"}
         who = f"{card.id}@{card.owner}" if own else f"@{card.owner}" if tint else ""
         key = f"back:{layout.name}{':' + who if who else ''}"
         if key not in self.drawings:

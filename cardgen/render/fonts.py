@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import hashlib
 from dataclasses import dataclass, field
-from functools import lru_cache
+from functools import cached_property, lru_cache
 from pathlib import Path
 
 from reportlab.pdfbase import pdfmetrics
@@ -81,7 +81,15 @@ class FontChain:
         return ", ".join(f.name for f in self.families)
 
     def fonts(self, style: str) -> tuple[str, ...]:
-        return _chain_fonts(self, style)
+        """The registered font of each family for ``style``, in chain order."""
+        cache = self._fonts
+        if style not in cache:
+            cache[style] = tuple(register(family.file(style)) for family in self.families)
+        return cache[style]
+
+    @cached_property
+    def _fonts(self) -> dict[str, tuple[str, ...]]:
+        return {}
 
     def split(self, text: str, style: str) -> list[tuple[str | None, str]]:
         """``text`` cut into runs of one font each; a run no font covers has font None."""
@@ -107,11 +115,6 @@ class FontChain:
                 continue
             out.append(char)
         return out
-
-
-@lru_cache(maxsize=64)
-def _chain_fonts(chain: FontChain, style: str) -> tuple[str, ...]:
-    return tuple(register(family.file(style)) for family in chain.families)
 
 
 def describe(char: str) -> str:

@@ -27,11 +27,41 @@ def natural_size(path: Path) -> tuple[float, float]:
 
 
 _FORMS_ATTR = "_cardgen_art_forms"
+#: built-in icons are drawn into a form of this size and scaled where they are placed
+GLYPH_BOX = 100.0
+
+Glyph = tuple[str, tuple[float, float, float], tuple[float, float, float]]
 
 
-def use_art_forms(canvas, forms: dict[Path, str]) -> None:
-    """Tell every later ``draw_art`` on ``canvas`` which art files already have a form."""
+def use_art_forms(canvas, forms: dict) -> None:
+    """Tell every later ``draw_art`` and ``draw_glyph`` on ``canvas`` which art files and
+    icons (name, fill, ink) already have a form."""
     setattr(canvas, _FORMS_ATTR, forms)
+
+
+def define_glyph_form(canvas, glyph: Glyph, name: str) -> None:
+    """Draw the built-in icon ``glyph`` (name, fill, ink) once as the form ``name``."""
+    from .icons import draw_icon
+
+    icon, fill, ink = glyph
+    canvas.beginForm(name, 0, 0, GLYPH_BOX, GLYPH_BOX)
+    draw_icon(canvas, icon, GLYPH_BOX / 2, GLYPH_BOX / 2, GLYPH_BOX, fill, ink)
+    canvas.endForm()
+
+
+def draw_glyph(canvas, glyph: Glyph, cx: float, cy: float, size: float) -> None:
+    """A built-in icon centred on (cx, cy), through its form when the writer made one."""
+    form = getattr(canvas, _FORMS_ATTR, {}).get(glyph)
+    if form is None:
+        from .icons import draw_icon
+
+        draw_icon(canvas, glyph[0], cx, cy, size, glyph[1], glyph[2])
+        return
+    canvas.saveState()
+    canvas.translate(cx - size / 2, cy - size / 2)
+    canvas.scale(size / GLYPH_BOX, size / GLYPH_BOX)
+    canvas.doForm(form)
+    canvas.restoreState()
 
 
 def define_art_form(canvas, path: Path, name: str) -> None:

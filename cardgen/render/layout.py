@@ -42,7 +42,8 @@ from ..layouts import (
 from ..model import RGB, Card, Deck
 from . import rich
 from .fonts import FontChain, default_family, describe
-from .icons import ICONS, draw_icon
+from .icons import ICONS
+from .images import draw_glyph
 
 INK: RGB = (0.13, 0.13, 0.15)
 WHITE: RGB = (1.0, 1.0, 1.0)
@@ -471,15 +472,30 @@ _DRAW = {"rect": _rect, "ellipse": _rect, "line": _line, "icon": _icon, "image":
 # --- replaying ops on a canvas -----------------------------------------------------
 
 def draw(canvas, ops: list[tuple]) -> None:
-    """Replay ``ops`` on a reportlab canvas (art through the forms the writer made, if any)."""
+    """Replay ``ops`` on a reportlab canvas (art and icons through the forms the writer made, if any)."""
+    text = None
     for op in ops:
         kind = op[0]
         if kind == "text":
+            # neighbouring text ops share one text object (one BT ... ET), and the font and
+            # colour are set only when they change
             _, x, y, font, size, color, words = op
-            canvas.setFillColorRGB(*color)
-            canvas.setFont(font, size)
-            canvas.drawString(x, y, words)
-        elif kind == "rect":
+            if text is None:
+                text = canvas.beginText()
+                face = ink = None
+            text.setTextOrigin(x, y)
+            if face != (font, size):
+                text.setFont(font, size)
+                face = (font, size)
+            if ink != color:
+                text.setFillColorRGB(*color)
+                ink = color
+            text.textOut(words)
+            continue
+        if text is not None:
+            canvas.drawText(text)
+            text = None
+        if kind == "rect":
             _, x, y, w, h, fill, stroke, width, radius = op
             _paint(canvas, fill, stroke, width)
             if radius:
@@ -497,12 +513,19 @@ def draw(canvas, ops: list[tuple]) -> None:
             canvas.line(x1, y1, x2, y2)
         elif kind == "glyph":
             _, name, cx, cy, size, fill, ink = op
-            draw_icon(canvas, name, cx, cy, size, fill, ink)
+            draw_glyph(canvas, (name, fill, ink), cx, cy, size)
         elif kind == "icon":
             _, name, x, bottom, size, color = op
-            draw_icon(canvas, name, x + size / 2, bottom + size / 2, size, mix(color, ink_on(color), 0.7), color)
+            draw_glyph(canvas, inline_glyph(name, color), x + size / 2, bottom + size / 2, size)
         elif kind in ("image", "svg"):
             _place_art(canvas, op)
+    if text is not None:
+        canvas.drawText(text)
+
+
+def inline_glyph(name: str, color: RGB) -> tuple[str, RGB, RGB]:
+    """An icon in text: drawn in the text's colour, filled light on dark ink (dark on light)."""
+    return (name, mix(color, ink_on(color), 0.7), color)
 
 
 def _paint(canvas, fill: RGB | None, stroke: RGB | None, width: float) -> None:
@@ -530,6 +553,14 @@ def _place_art(canvas, op: tuple) -> None:
     canvas.restoreState()
 
 
-def art_files(ops: list[tuple]) -> set[Path]:
-    """The art files ``ops`` draw (so a writer can make each one form, drawn once)."""
-    return {op[1] for op in ops if op[0] in ("image", "svg")}
+def art_files(ops: list[tuple]) -> set:
+    """The art files and built-in icons ``ops`` draw, so a writer can make each one form, drawn once."""
+    out: set = set()
+    for op in ops:
+        if op[0] in ("image", "svg"):
+            out.add(op[1])
+        elif op[0] == "glyph":
+            out.add((op[1], op[5], op[6]))
+        elif op[0] == "icon":
+            out.add(inline_glyph(op[1], op[5]))
+    return out

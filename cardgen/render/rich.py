@@ -15,7 +15,7 @@ import re
 from collections.abc import Callable, Container
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Any, TypeVar
+from typing import Any, NamedTuple, TypeVar
 
 from reportlab.pdfbase.pdfmetrics import stringWidth
 
@@ -38,8 +38,7 @@ class MarkupError(ValueError):
 
 # --- parsing ---------------------------------------------------------------------
 
-@dataclass(frozen=True)
-class Run:
+class Run(NamedTuple):
     """Text in one style; ``icon`` set for an inline icon, ``text == "\\n"`` for a break."""
 
     text: str
@@ -102,8 +101,7 @@ def plain(runs: list[Run]) -> str:
 
 # --- measuring -------------------------------------------------------------------
 
-@dataclass(frozen=True)
-class Piece:
+class Piece(NamedTuple):
     """Part of a word in one font and colour, or an inline icon; ``w1`` is its width at 1 pt."""
 
     text: str
@@ -113,8 +111,7 @@ class Piece:
     icon: str = ""
 
 
-@dataclass(frozen=True)
-class Word:
+class Word(NamedTuple):
     pieces: tuple[Piece, ...]
     w1: float
     #: the space after this word, in its last font, at 1 pt
@@ -133,6 +130,9 @@ class Prepared:
         return not any(self.paragraphs)
 
 
+_new = tuple.__new__  # builds a NamedTuple without its keyword-handling constructor, in hot loops
+
+
 def _style(run: Run) -> str:
     return ("bold_italic" if run.italic else "bold") if run.bold else ("italic" if run.italic else "regular")
 
@@ -145,36 +145,41 @@ def width1(text: str, font: str) -> float:
 def prepare(runs: list[Run], chain: FontChain) -> Prepared:
     paragraphs: list[tuple[Word, ...]] = []
     words: list[Word] = []
-    current: list[Piece] = []
+    pieces: list[Piece] = []
+    width = 0.0
     missing: dict[str, None] = {}
-    space_font = chain.fonts("regular")[0]
+    space_font = last_font = chain.fonts("regular")[0]
 
     def end_word() -> None:
-        if current:
-            last = next((p.font for p in reversed(current) if not p.icon), space_font)
-            words.append(Word(tuple(current), sum(p.w1 for p in current), width1(" ", last)))
-            current.clear()
+        nonlocal pieces, width
+        if pieces:
+            words.append(_new(Word, (tuple(pieces), width, width1(" ", last_font))))
+            pieces = []
+            width = 0.0
 
     for run in runs:
-        if run.text == "\n" and not run.icon:
+        if run.icon:
+            pieces.append(Piece("", space_font, run.color, ICON_EM, run.icon))
+            width += ICON_EM
+            continue
+        if run.text == "\n":
             end_word()
             paragraphs.append(tuple(words))
             words = []
             continue
-        if run.icon:
-            current.append(Piece("", space_font, run.color, ICON_EM, run.icon))
-            continue
         style = _style(run)
-        for i, chunk in enumerate(run.text.split(" ")):
-            if i:
-                end_word()
-            if not chunk:
-                continue
-            for font, part in chain.split(chunk, style):
-                if font is None:
-                    missing.update(dict.fromkeys(part))
-                    font = chain.fonts(style)[0]
-                current.append(Piece(part, font, run.color, width1(part, font)))
+        for font, part in chain.split(run.text, style):
+            if font is None:
+                missing.update(dict.fromkeys(c for c in part if c != " "))
+                font = chain.fonts(style)[0]
+            for i, chunk in enumerate(part.split(" ")):
+                if i:
+                    end_word()
+                if chunk:
+                    w = width1(chunk, font)
+                    pieces.append(_new(Piece, (chunk, font, run.color, w, "")))
+                    width += w
+                    last_font = font
     end_word()
     paragraphs.append(tuple(words))
     return Prepared(tuple(paragraphs), tuple(missing))

@@ -1,0 +1,125 @@
+"""Layout benchmark: CPU time, peak memory and PDF bytes of layout-drawn decks.
+
+    .venv/bin/python bench/layout.py                # every case
+    .venv/bin/python bench/layout.py --cards 20000  # a bigger CSV deck
+
+Cases, each in a fresh process so its peak memory (ru_maxrss) is its own,
+timed as CPU seconds of the build after imports:
+
+  csv-distinct   N all-distinct generic faces from a CSV file, drawn with a
+                 3-element layout (band, title, text)   target: 10,000 in
+                 under 2.5 s CPU and 150 MB
+  short-text     2,000 distinct faces with 40 characters of rich text
+  long-text      the same with 400 characters of rich text each (bold,
+                 italic, an inline icon)                target: at most 2x
+                 short-text
+  shared-images  N cards over 10 image files            target: each image
+                 embedded once, bytes and time not growing with N
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import resource
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+
+LAYOUT = """\
+layouts:
+  generic:
+    elements:
+      - {name: band, type: rect, height: 22%, fill: "{color}", bleed: true}
+      - {name: title, type: text, text: "{title}", x: 3mm, width: 100% - 6mm, height: 22%, valign: middle,
+         bold: true, size: 14, max_lines: 1, color: white}
+      - {name: text, type: text, text: "{text}", x: 3mm, y: 22% + 4pt, width: 100% - 6mm,
+         height: 78% - 4pt - 3mm, size: 9}
+"""
+WORDS = ("draw", "discard", "a", "card", "gain", "<b>two</b>", "coins", "<i>then</i>", "pass", "left", "the",
+         "deck", ":coin:", "each", "player", "may", "play", "one")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--cards", type=int, default=10_000, help="faces in the csv-distinct case")
+    parser.add_argument("--case", help=argparse.SUPPRESS)
+    parser.add_argument("--n", type=int, help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    if args.case:
+        print(json.dumps(run_case(args.case, args.n)))
+        return
+    cases = [("csv-distinct", args.cards), ("short-text", 2000), ("long-text", 2000),
+             ("shared-images", 200), ("shared-images", 2000)]
+    print(f"{'case':16} {'cards':>7} {'CPU s':>7} {'wall s':>7} {'peak MB':>8} {'PDF KB':>9} {'images':>7}")
+    results = {}
+    for case, n in cases:
+        out = subprocess.run([sys.executable, __file__, "--case", case, "--n", str(n)], capture_output=True,
+                             text=True, cwd=ROOT)
+        if out.returncode != 0:
+            print(f"{case:16} failed: {out.stderr.strip().splitlines()[-1:]}")
+            continue
+        r = json.loads(out.stdout)
+        results[(case, n)] = r
+        print(f"{case:16} {n:>7} {r['cpu']:>7.2f} {r['wall']:>7.2f} {r['peak_mb']:>8.1f} "
+              f"{r['bytes'] / 1024:>9.1f} {r['images']:>7}")
+    short, long_ = results.get(("short-text", 2000)), results.get(("long-text", 2000))
+    if short and long_:
+        print(f"\nlong-text / short-text CPU: {long_['cpu'] / short['cpu']:.2f}x (target at most 2x)")
+
+
+def run_case(case: str, n: int) -> dict:
+    sys.path.insert(0, str(ROOT))
+    from cardgen.build import BuildSettings, build_decks
+
+    with tempfile.TemporaryDirectory() as tmp:
+        folder = Path(tmp)
+        deck = make_deck(folder, case, n)
+        start_cpu, start = time.process_time(), time.perf_counter()
+        build_decks([str(deck)], folder / "out", BuildSettings())
+        cpu, wall = time.process_time() - start_cpu, time.perf_counter() - start
+        pdf = next((folder / "out").glob("*.pdf"))
+        raw = pdf.read_bytes()
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    return {"cpu": cpu, "wall": wall, "peak_mb": peak, "bytes": len(raw), "images": raw.count(b"/Subtype /Image")}
+
+
+def make_deck(folder: Path, case: str, n: int) -> Path:
+    import csv
+
+    rows = []
+    if case == "csv-distinct":
+        rows = [(f"c{i}", f"Card {i}", f"Benchmark card {i} of {n}: draw a card.") for i in range(n)]
+    elif case in ("short-text", "long-text"):
+        length = 40 if case == "short-text" else 400
+        for i in range(n):
+            words, text = [], ""
+            k = i
+            while len(text) < length:
+                words.append(WORDS[k % len(WORDS)])
+                k = k * 7 + 3
+                text = " ".join(words)
+            rows.append((f"c{i}", f"Card {i}", text))
+    with (folder / "cards.csv").open("w", newline="", encoding="utf-8") as f:
+        writer = csv.writer(f)
+        if case == "shared-images":
+            from PIL import Image
+
+            for k in range(10):
+                Image.new("RGB", (900, 900), (20 * k, 120, 200 - 15 * k)).save(folder / f"art{k}.png")
+            writer.writerow(["id", "title", "text", "image"])
+            writer.writerows((f"c{i}", f"Card {i}", "Shares its art.", f"art{i % 10}.png") for i in range(n))
+        else:
+            writer.writerow(["id", "title", "text"])
+            writer.writerows(rows)
+    deck = folder / "bench.yaml"
+    layout = "" if case == "shared-images" else LAYOUT
+    deck.write_text(f"deck: bench\nname: Bench\ncsv: cards.csv\n{layout}", encoding="utf-8")
+    return deck
+
+
+if __name__ == "__main__":
+    main()
