@@ -1,4 +1,4 @@
-"""Render the README's pictures from real build output.
+"""Render the README's and docs' pictures from real build output.
 
     .venv/bin/python tools/readme_images.py     # after `make build`
 """
@@ -14,9 +14,9 @@ OUT = ROOT / "docs" / "images"
 SCALE = 0.9  # pixels per point
 
 
-def pages(pdf_name: str, indexes: list[int]) -> list[Image.Image]:
-    pdf = pdfium.PdfDocument(str(ROOT / "output" / pdf_name))
-    return [pdf[i].render(scale=SCALE).to_pil().convert("RGB") for i in indexes]
+def pages(pdf_name: str, indexes: list[int], folder: Path = ROOT / "output", scale: float = SCALE) -> list[Image.Image]:
+    pdf = pdfium.PdfDocument(str(folder / pdf_name))
+    return [pdf[i].render(scale=scale).to_pil().convert("RGB") for i in indexes]
 
 
 def side_by_side(images: list[Image.Image], gap: int = 16) -> Image.Image:
@@ -35,6 +35,36 @@ def main() -> None:
     side_by_side(pages("common-carrier-player-1.pdf", [0, 1])).save(OUT / "common-carrier-sheet.png", optimize=True)
     side_by_side(pages("dotcombust.pdf", [2]) + pages("clusterfuck.pdf", [0])).save(
         OUT / "dotcombust-clusterfuck.png", optimize=True)
+    argonauts()
+
+
+def argonauts() -> None:
+    """docs/deck-format.md's layout picture: the example deck's first cards of each type, and their backs."""
+    import tempfile
+
+    from cardgen.build import BuildSettings, build_decks
+    from cardgen.sheets import load_template
+
+    template = load_template("letter-10up")
+    scale = 1.2
+    with tempfile.TemporaryDirectory() as tmp:
+        build_decks([str(ROOT / "examples" / "argonauts" / "argonauts.yaml")], Path(tmp), BuildSettings())
+        fronts, backs = pages("argonauts.pdf", [0, 1], Path(tmp), scale)
+
+    def card(page: Image.Image, slot) -> Image.Image:
+        top = template.page_height - slot.y - slot.height
+        return page.crop((round(slot.x * scale), round(top * scale), round((slot.x + slot.width) * scale),
+                          round((top + slot.height) * scale)))
+
+    hero, monster, relic = (card(fronts, template.front_slot(0)), card(fronts, template.front_slot(4)),
+                            card(fronts, template.front_slot(8)))
+    backs_row = [card(backs, template.back_slot(i, "long")) for i in (0, 4, 8)]
+    row1 = side_by_side([hero, monster, relic], gap=10)
+    row2 = side_by_side(backs_row, gap=10)
+    sheet = Image.new("RGB", (row1.width, row1.height + row2.height - 10), (200, 200, 200))
+    sheet.paste(row1, (0, 0))
+    sheet.paste(row2, (0, row1.height - 10))
+    sheet.save(OUT / "layouts-argonauts.png", optimize=True)
 
 
 if __name__ == "__main__":
