@@ -44,6 +44,8 @@ ANCHORS = {"top-left": (0.0, 0.0), "top": (0.5, 0.0), "top-right": (1.0, 0.0),
            "bottom-left": (0.0, 1.0), "bottom": (0.5, 1.0), "bottom-right": (1.0, 1.0)}
 AREAS = ("trim", "safe")
 COLOR_KEYS = ("fill", "stroke", "color")
+#: the keys whose values may hold {field}; sizes, lengths and choices are fixed by the layout
+FIELD_KEYS = ("text", "fill", "stroke", "color", "file", "icon", "items", "mark")
 LENGTH_KEYS = ("stroke_width", "radius")
 SIZE_KEYS = ("size", "min_size")
 #: text sizes in points when a text or list element gives none
@@ -384,6 +386,8 @@ class _Reader:
     def check_value(self, kind: str, key: str, value: Any, where: Location) -> None:
         """Check what can be checked before the cards fill in their fields."""
         if isinstance(value, str) and field_names(value):
+            if key not in FIELD_KEYS:
+                raise CardgenError(f"{key} cannot hold a {{field}}; fields fill in {', '.join(FIELD_KEYS)}", where)
             return
         try:
             if key in COLOR_KEYS:

@@ -189,7 +189,7 @@ def _check(doc: Located, schema: dict, value: Any, path: Path_) -> None:
         # report the alternative whose type matched, else a summary
         for option, error in zip(schema["anyOf"], errors):
             t = option.get("type")
-            if t and _type_ok(value, t):
+            if t and any(_type_ok(value, one) for one in (t if isinstance(t, list) else [t])):
                 raise error
         raise doc.error(path, f"{name} must be {schema.get('description', 'something else')}, got {_type_name(value)}")
     expected = schema.get("type")

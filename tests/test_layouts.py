@@ -189,6 +189,12 @@ def test_a_deck_layout_may_extend_the_builtin_one_of_its_own_name(tmp_path):
     ("layouts:\n  a:\n    elements:\n      - {name: x, type: text, width: 50}\n", "needs a unit"),
     ("layouts:\n  a:\n    elements:\n      - {name: x}\n", "needs a type"),
     ("cards:\n  - {id: a, layout: fancy}\n", "layout 'fancy' is no layout"),
+    ("layouts:\n  a:\n    elements:\n      - {name: x, type: text, size: '{s}'}\n", "size cannot hold a {field}"),
+    ("cards:\n  - {id: a, fields: {x: [[1]]}}\n", "fields.x[0] must be text"),
+    ("cards:\n  - {id: a, fields: {title: x}}\n", "'title' is a card key"),
+    ("fonts: {A: {bold: x.ttf}}\n", "missing the required key 'regular'"),
+    ("icons: {star: x.png}\n", "'star' is a built-in icon"),
+    ("backs: {nothing: back}\n", "neither a card kind"),
 ])
 def test_layout_mistakes_are_one_located_line(tmp_path, cli, body, words):
     result = cli("validate", deck_file(tmp_path, body + ("cards:\n  - {id: z}\n" if "cards" not in body else "")))
