@@ -73,9 +73,17 @@ class Env:
         self.chain = FontChain(fallback + (default_family(),))
         self.icon_names = frozenset(ICONS) | frozenset(deck.icons)
         self.roots = tuple(p.resolve() for p in (deck.folder, ART_DIR) if p is not None)
+        self._boxes: dict[int, tuple[float, float, float, float]] = {}
 
     def chain_for(self, font: str | None) -> FontChain:
         return self.chain.starting_with(self.deck.fonts.get(font)) if font else self.chain
+
+    def box(self, element: Element) -> tuple[float, float, float, float]:
+        """The element's box on this deck's card (the same for every card, so worked out once)."""
+        key = id(element)
+        if key not in self._boxes:
+            self._boxes[key] = element.box(self.width, self.height, self.safe)
+        return self._boxes[key]
 
 
 def card_fields(card: Card, deck: Deck) -> dict[str, Any]:
@@ -165,9 +173,14 @@ def _color(element: Element, key: str, values: Mapping[str, Any], default: RGB |
     if not text or text.lower() == "none":
         return None
     try:
-        return parse_color_expr(text)
+        return _parse_color(text)
     except ValueError as exc:
         raise _Bad(f"{key}: {exc}") from None
+
+
+@lru_cache(maxsize=4096)
+def _parse_color(text: str) -> RGB:
+    return parse_color_expr(text)
 
 
 def _length(element: Element, key: str, default: float) -> float:
@@ -176,7 +189,7 @@ def _length(element: Element, key: str, default: float) -> float:
 
 
 def _box(element: Element, env: Env) -> tuple[float, float, float, float]:
-    x, y, w, h = element.box(env.width, env.height, env.safe)
+    x, y, w, h = env.box(element)
     if element.bleed and env.bleed:
         b = env.bleed
         if abs(x) < _EPS:
@@ -204,7 +217,7 @@ def _rect(element: Element, values, env: Env, result: Plan) -> list[tuple]:
 
 
 def _line(element: Element, values, env: Env, result: Plan) -> list[tuple]:
-    x, y, w, h = element.box(env.width, env.height, env.safe)
+    x, y, w, h = env.box(element)
     color = _color(element, "color", values, INK)
     if color is None:
         return []
@@ -360,14 +373,24 @@ def _text(element: Element, values, env: Env, result: Plan) -> _Text | list:
     prepared = rich.prepare(runs, chain)
     if prepared.empty:
         return []
-    size = parse_size(element.attrs.get("size", DEFAULT_SIZE))
-    min_size = min(size, parse_size(element.attrs.get("min_size", DEFAULT_MIN_SIZE)))
-    x, y, w, h = element.box(env.width, env.height, env.safe)
+    size, min_size = _sizes(element)
+    x, y, w, h = env.box(element)
     leading = float(element.attrs.get("leading", rich.LEADING))
     fitted = rich.fit(prepared, size, min_size, w, h, leading, element.attrs.get("max_lines"))
     color = _color(element, "color", values, INK) or INK
     return _Text(element, (x, y, w, h), color, [prepared], size, min_size, fitted, list(prepared.missing),
                  words, chain)
+
+
+def _sizes(element: Element) -> tuple[float, float]:
+    """The element's text size and the smallest it may shrink to."""
+    size = _size(element.attrs.get("size", DEFAULT_SIZE))
+    return size, min(size, _size(element.attrs.get("min_size", DEFAULT_MIN_SIZE)))
+
+
+@lru_cache(maxsize=1024)
+def _size(value: Any) -> float:
+    return parse_size(value)
 
 
 def _parse(words: str, env: Env, element: Element, bold: bool = False) -> list[rich.Run]:
@@ -393,9 +416,8 @@ def _list(element: Element, values, env: Env, result: Plan) -> _Text | list:
     chain = env.chain_for(element.attrs.get("font"))
     items = [rich.prepare(_parse(entry, env, element, bold=i == mark), chain) for i, entry in enumerate(entries)]
     missing = list(dict.fromkeys(c for item in items for c in item.missing))
-    size = parse_size(element.attrs.get("size", DEFAULT_SIZE))
-    min_size = min(size, parse_size(element.attrs.get("min_size", DEFAULT_MIN_SIZE)))
-    x, y, w, h = element.box(env.width, env.height, env.safe)
+    size, min_size = _sizes(element)
+    x, y, w, h = env.box(element)
     rows = element.attrs.get("rows")
     columns = int(element.attrs.get("columns") or (math.ceil(len(entries) / rows) if rows else 1))
     marker = str(element.attrs.get("marker", "bullet"))
