@@ -375,8 +375,7 @@ def resolve_art(name: str, folder: Path, where: Location | None) -> Path:
 def resolve_font(name: str, folder: Path, where: Location | None) -> Path:
     """A TrueType font file beside the deck or in the bundled art; refused unless it is one."""
     path = _find_file(name, folder, where, "font file")
-    if path.stat().st_size > MAX_FONT_BYTES:
-        raise CardgenError(f"font file '{name}' is larger than {MAX_FONT_BYTES // 1_000_000} MB", where)
+    _check_size(path, f"font file '{name}'", MAX_FONT_BYTES, where)
     from .render.fonts import FontFileError, register
 
     try:
@@ -403,9 +402,13 @@ def _find_file(name: str, folder: Path, where: Location | None, what: str) -> Pa
     raise CardgenError(f"{what} '{name}' not found beside the deck ({folder}) or in the bundled art folder", where)
 
 
+def _check_size(path: Path, what: str, limit: int, where: Location | None) -> None:
+    if path.stat().st_size > limit:
+        raise CardgenError(f"{what} is larger than {limit // 1_000_000} MB", where)
+
+
 def check_image(path: Path, name: str, where: Location | None) -> None:
-    if path.stat().st_size > MAX_IMAGE_BYTES:
-        raise CardgenError(f"image '{name}' is larger than {MAX_IMAGE_BYTES // 1_000_000} MB", where)
+    _check_size(path, f"image '{name}'", MAX_IMAGE_BYTES, where)
     try:
         with Image.open(path) as img:
             if img.width * img.height > MAX_IMAGE_PIXELS:
@@ -421,8 +424,7 @@ def check_image(path: Path, name: str, where: Location | None) -> None:
 
 
 def check_svg(path: Path, name: str, where: Location | None) -> None:
-    if path.stat().st_size > MAX_IMAGE_BYTES:
-        raise CardgenError(f"image '{name}' is larger than {MAX_IMAGE_BYTES // 1_000_000} MB", where)
+    _check_size(path, f"image '{name}'", MAX_IMAGE_BYTES, where)
     from .render.layout import svg_drawing
     from .render.svg import SvgError
 
