@@ -57,9 +57,9 @@ def draw_glyph(canvas, glyph: Glyph, cx: float, cy: float, size: float) -> None:
 
         draw_icon(canvas, glyph[0], cx, cy, size, glyph[1], glyph[2])
         return
+    scale = size / GLYPH_BOX
     canvas.saveState()
-    canvas.translate(cx - size / 2, cy - size / 2)
-    canvas.scale(size / GLYPH_BOX, size / GLYPH_BOX)
+    canvas.transform(scale, 0, 0, scale, cx - size / 2, cy - size / 2)
     canvas.doForm(form)
     canvas.restoreState()
 

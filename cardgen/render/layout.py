@@ -496,8 +496,12 @@ _DRAW = {"rect": _rect, "ellipse": _rect, "line": _line, "icon": _icon, "image":
 def draw(canvas, ops: list[tuple]) -> None:
     """Replay ``ops`` on a reportlab canvas (art and icons through the forms the writer made, if any)."""
     text = None
+    inline: list[tuple] = []  # icons met inside a text run, drawn when the run ends
     for op in ops:
         kind = op[0]
+        if kind == "icon" and text is not None:
+            inline.append(op)
+            continue
         if kind == "text":
             # neighbouring text ops share one text object (one BT ... ET), and the font and
             # colour are set only when they change
@@ -517,6 +521,7 @@ def draw(canvas, ops: list[tuple]) -> None:
         if text is not None:
             canvas.drawText(text)
             text = None
+            _draw_inline(canvas, inline)
         if kind == "rect":
             _, x, y, w, h, fill, stroke, width, radius = op
             _paint(canvas, fill, stroke, width)
@@ -537,12 +542,18 @@ def draw(canvas, ops: list[tuple]) -> None:
             _, name, cx, cy, size, fill, ink = op
             draw_glyph(canvas, (name, fill, ink), cx, cy, size)
         elif kind == "icon":
-            _, name, x, bottom, size, color = op
-            draw_glyph(canvas, inline_glyph(name, color), x + size / 2, bottom + size / 2, size)
+            _draw_inline(canvas, [op])
         elif kind in ("image", "svg"):
             _place_art(canvas, op)
     if text is not None:
         canvas.drawText(text)
+        _draw_inline(canvas, inline)
+
+
+def _draw_inline(canvas, icons: list[tuple]) -> None:
+    for _, name, x, bottom, size, color in icons:
+        draw_glyph(canvas, inline_glyph(name, color), x + size / 2, bottom + size / 2, size)
+    icons.clear()
 
 
 def inline_glyph(name: str, color: RGB) -> tuple[str, RGB, RGB]:
