@@ -307,7 +307,7 @@ def test_bad_markup_says_what_is_wrong(markup, words):
 def test_bold_text_is_drawn_in_the_bold_face(tmp_path):
     path = deck_file(tmp_path, "layouts:\n  generic:\n    elements:\n"
                                "      - {name: t, type: text, text: 'plain <b>strong</b>'}\ncards:\n  - {id: a}\n")
-    fonts = {op[6]: op[3] for op in ops_of(path, "a") if op[0] == "text"}
+    fonts = {op[6].strip(): op[3] for op in ops_of(path, "a") if op[0] == "text"}
     assert fonts == {"plain": "DejaVuSans", "strong": "DejaVuSans-Bold"}
 
 
@@ -411,7 +411,7 @@ def test_a_declared_font_in_the_fallback_chain_covers_what_dejavu_lacks(tmp_path
     result = cli("validate", path, "--games", "0")
     assert result.exit_code == 0, result.output
     deck, faces = faces_of(path)
-    fonts = {op[6]: op[3] for op in faces.drawings[faces.face(deck.cards[0])].ops if op[0] == "text"}
+    fonts = {op[6].strip(): op[3] for op in faces.drawings[faces.face(deck.cards[0])].ops if op[0] == "text"}
     assert fonts["あい"].startswith("boxes-")  # the fallback font for the characters it has
     assert fonts["Latin"] == "DejaVuSans-Bold"  # and DejaVu for the rest
 

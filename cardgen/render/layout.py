@@ -509,7 +509,9 @@ def draw(canvas, ops: list[tuple]) -> None:
             if text is None:
                 text = canvas.beginText()
                 face = ink = None
-            text.setTextOrigin(x, y)
+                text.setTextOrigin(x, y)
+            elif text.getY() != y or abs(text.getX() - x) > 0.005:
+                text.setTextOrigin(x, y)
             if face != (font, size):
                 text.setFont(font, size)
                 face = (font, size)

@@ -321,7 +321,9 @@ def line_ops(line: Line, size: float, x: float, baseline: float, color: RGB) -> 
                 ops.append(("icon", piece.icon, x + size * 0.02, baseline - size * 0.12, size, piece_color))
             else:
                 if text and (piece.font != font or piece_color != ink):
-                    ops.append(("text", start, baseline, font, size, ink, text.rstrip(" ")))
+                    # the space stays with the words before it, so the next string starts where
+                    # this one ends and the writer need not move the text cursor
+                    ops.append(("text", start, baseline, font, size, ink, text))
                     text = ""
                 if not text:
                     start, font, ink = x, piece.font, piece_color
