@@ -100,6 +100,20 @@ def common_findings(deck: Deck) -> list[Finding]:
                                card.location))
         if card.image is not None and not card.image.is_file():
             out.append(Finding(str(deck.path), f"art file {card.image} is missing", card.id, card.location))
+    out.extend(label_findings(deck))
+    return out
+
+
+def label_findings(deck: Deck) -> list[Finding]:
+    """The page label names the deck and player in the bundled font: a character it lacks is reported."""
+    from .render.fonts import FontChain, describe
+
+    out = []
+    for words, where in [(deck.name, deck.key_locations.get("name"))] + \
+            [(p.name, deck.key_locations.get("players")) for p in deck.players]:
+        for char in FontChain().missing(words):
+            out.append(Finding(str(deck.path), f"the page label prints {describe(char)} of {words!r}, which the "
+                                               f"label's font (DejaVu Sans) has not", location=where))
     return out
 
 

@@ -546,3 +546,10 @@ def test_unknown_layout_errors_do_not_leave_output(tmp_path):
     with pytest.raises(CardgenError):
         build_decks([str(path)], tmp_path / "out", BuildSettings())
     assert not (tmp_path / "out").exists()
+
+
+def test_a_deck_name_the_page_label_cannot_print_is_reported(tmp_path, cli):
+    path = tmp_path / "jp.yaml"
+    path.write_text("deck: jp\nname: 日本\ncards:\n  - {id: a, title: A}\n", encoding="utf-8")
+    result = cli("validate", path)
+    assert result.exit_code == 1 and "page label" in result.output and "U+65E5" in result.output
