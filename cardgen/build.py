@@ -14,14 +14,14 @@ from typing import Any
 from .colors import parse_color
 from .deck import deck_names, load_deck, slug
 from .errors import CardgenError
-from .export import Layout, PlacedCard, write_pdf
+from .export import PdfInfo, write_pdf
 from .findings import Finding
 from .games import game_class
 from .games.base import OptionSpec
 from .model import Card, Deck, Player
 from .render.faces import Faces
 from .render.reference import option_on
-from .sheets import DEFAULT_SHEET, DUPLEX_MODES, SheetTemplate, load_template
+from .sheets import DEFAULT_SHEET, DUPLEX_MODES, PlacedCard, Printing, SheetTemplate, load_template
 from .units import mm
 
 MAX_BACK_OFFSET_MM = 20.0
@@ -37,6 +37,8 @@ class BuildSettings:
     duplex: str = "long"
     #: (x, y) in millimetres: +x moves backs right, +y up, as the backs page is viewed
     back_offset: tuple[float, float] = (0.0, 0.0)
+    #: (x, y) in millimetres: +x moves fronts right, +y up, to meet the stock's perforations
+    front_offset: tuple[float, float] = (0.0, 0.0)
     #: one colour per player, CSS names or #hex; empty keeps the deck's colours
     colors: tuple[str, ...] = ()
     #: gray cards to print per player: "all", "none" or "pbx=N,goose=M"
@@ -165,18 +167,19 @@ def _option_specs(deck: Deck) -> dict[str, OptionSpec]:
 def check_settings(settings: BuildSettings) -> None:
     if settings.duplex not in DUPLEX_MODES:
         raise CardgenError(f"--duplex must be one of {', '.join(DUPLEX_MODES)}, got '{settings.duplex}'")
-    for value in settings.back_offset:
-        if abs(value) > MAX_BACK_OFFSET_MM:
-            raise CardgenError(f"--back-offset {value:g} mm is too large; printers misregister by "
-                               f"at most a few mm (limit {MAX_BACK_OFFSET_MM:g} mm)")
+    for name, offset in (("--back-offset", settings.back_offset), ("--front-offset", settings.front_offset)):
+        for value in offset:
+            if abs(value) > MAX_BACK_OFFSET_MM:
+                raise CardgenError(f"{name} {value:g} mm is too large; printers misregister by "
+                                   f"at most a few mm (limit {MAX_BACK_OFFSET_MM:g} mm)")
     parse_gray(settings.gray)
 
 
-def parse_back_offset(text: str) -> tuple[float, float]:
+def parse_offset(text: str, option: str = "--back-offset") -> tuple[float, float]:
     """``"1.5,-2"`` -> (1.5, -2.0) millimetres."""
     match = re.fullmatch(r"\s*(-?\d+(?:\.\d+)?)\s*(?:mm)?\s*,\s*(-?\d+(?:\.\d+)?)\s*(?:mm)?\s*", text or "")
     if not match:
-        raise CardgenError(f"--back-offset must be X,Y in millimetres (for example 1.5,-2), got '{text}'")
+        raise CardgenError(f"{option} must be X,Y in millimetres (for example 1.5,-2), got '{text}'")
     return float(match.group(1)), float(match.group(2))
 
 
@@ -368,9 +371,14 @@ def face_drawings(cards: tuple[Card, ...], faces: Faces) -> tuple[dict, list[Pla
 def write_output(deck: Deck, output: Output, template: SheetTemplate, settings: BuildSettings,
                  faces: Faces) -> int:
     drawings, placed = face_drawings(output.cards, faces)
-    layout = Layout(template, settings.duplex, (mm(settings.back_offset[0]), mm(settings.back_offset[1])),
-                    portrait=not deck.landscape, backs_at_end=settings.backs_at_end)
-    who = f" - {output.player.name}" if output.player else " - shared cards" if output.owner == -1 and \
+    printing = Printing(template, settings.duplex, (mm(settings.back_offset[0]), mm(settings.back_offset[1])),
+                        (mm(settings.front_offset[0]), mm(settings.front_offset[1])),
+                        portrait=not deck.landscape, backs_at_end=settings.backs_at_end)
+    who = f" – {output.player.name}" if output.player else " – shared cards" if output.owner == -1 and \
         deck.per_player else ""
-    return write_pdf(output.path, layout, drawings, placed, title=f"{deck.name}{who}",
-                     label=f"{deck.name}{who}")
+    flip = "fronts only" if settings.duplex == "off" else \
+        "backs at the end" if settings.backs_at_end else f"{settings.duplex}-edge duplex"
+    info = PdfInfo(title=f"{deck.name}{who}", author=deck.author or "cardgen",
+                   subject=f"print-and-play cards on {template.name} ({template.description}), {flip}; "
+                           f"print at 100 %", label=f"{deck.name}{who}")
+    return write_pdf(output.path, printing, drawings, placed, info)

@@ -9,9 +9,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from .export import Layout, PlacedCard, write_pdf
+from .export import PdfInfo, write_pdf
 from .render import text
-from .sheets import SheetTemplate
+from .sheets import PlacedCard, Printing, SheetTemplate
 from .units import mm
 
 RULER_MM = 8
@@ -25,8 +25,9 @@ def write_calibration(path: Path, template: SheetTemplate, duplex: str) -> int:
         raise CardgenError("calibration needs a duplex mode: --duplex long or short")
     drawings = {"cross": _cross, "ruler": _ruler_upright if duplex == "long" else _ruler_turned}
     cards = [PlacedCard("cross", "ruler")] * template.per_sheet
-    return write_pdf(path, Layout(template, duplex), drawings, cards, title="cardgen calibration",
-                     label=f"calibration for {template.name}, {duplex}-edge flip")
+    info = PdfInfo(title="cardgen calibration", subject=f"duplex calibration sheet for {template.name}",
+                   label=f"calibration for {template.name}, {duplex}-edge flip")
+    return write_pdf(path, Printing(template, duplex), drawings, cards, info)
 
 
 def _cross(canvas, w, h) -> None:

@@ -113,20 +113,24 @@ def _settings(colors=(), gray="all", players=None, options=(), **fields):
 @_duplex_option(DUPLEX_MODES)
 @click.option("--back-offset", default="0,0", metavar="X,Y", show_default=True,
               help="Shift every backs page by X,Y mm (+X right, +Y up) to correct printer misregistration.")
+@click.option("--front-offset", default="0,0", metavar="X,Y", show_default=True,
+              help="Shift every fronts page by X,Y mm (+X right, +Y up) so the cards meet the stock's "
+                   "perforations; `cardgen calibrate` measures it.")
 @_deck_options
 @click.option("--backs-at-end", is_flag=True,
               help="All fronts pages first, then all backs pages, for printers without duplex: print the "
                    "fronts, turn the stack over as your --duplex flip says, and print the backs.")
 @click.option("--no-validate", is_flag=True, help="Print even a deck that fails the structural checks.")
-def build(decks, out_dir, back_offset, no_validate, **shared):
+def build(decks, out_dir, back_offset, front_offset, no_validate, **shared):
     """Build printable PDFs of DECKs (bundled ids or .yaml files; none: every bundled deck).
 
     Each fronts page is followed by its backs page. Per-player decks (Common
     Carrier) give one PDF per player, named after deck and player.
     """
-    from .build import build_decks, parse_back_offset
+    from .build import build_decks, parse_offset
 
-    settings = _settings(back_offset=parse_back_offset(back_offset), validate=not no_validate, **shared)
+    settings = _settings(back_offset=parse_offset(back_offset, "--back-offset"),
+                         front_offset=parse_offset(front_offset, "--front-offset"), validate=not no_validate, **shared)
     for result in build_decks(decks, out_dir, settings):
         for warning in result.warnings:
             click.echo(f"Warning: {warning}", err=True)

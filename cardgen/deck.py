@@ -143,6 +143,7 @@ class _DeckReader:
             icons=self.icons_,
             shared_cards=data.get("shared_cards", "each"),
             folder=self.folder,
+            author=data.get("author", ""),
         )
 
     # -- pieces -------------------------------------------------------------

@@ -17,57 +17,59 @@ from reportlab.pdfgen.canvas import Canvas
 from .files import atomic_path
 from .render import text
 from .render.images import define_art_form, define_glyph_form, use_art_forms
-from .sheets import SheetTemplate, Slot
+from .sheets import PlacedCard, Printing, SheetTemplate, Slot, impose
+from .units import mm
 
 # binary (Flate) streams, not ASCII85 on top: a quarter smaller and much faster to write
 rl_config.useA85 = 0
 
 CROP_MARK_WIDTH = 0.4
 DUPLEX_PREFERENCE = {"long": "DuplexFlipLongEdge", "short": "DuplexFlipShortEdge", "off": "Simplex"}
+#: the page label: its size, and its baseline's distance from the paper's bottom edge
+LABEL_SIZE = 6.0
+LABEL_EDGE = mm(6) + 2.0  # descenders stay 6 mm clear too
 
 #: draws one face into the card box (0, 0, width, height) of the canvas given
 Drawer = Callable[[Canvas, float, float], None]
 
 
 @dataclass(frozen=True)
-class PlacedCard:
-    """One printed card: the keys of its face and back drawings."""
+class PdfInfo:
+    """What the PDF says about itself, and the label printed on each page."""
 
-    face: str
-    back: str | None
-
-
-@dataclass(frozen=True)
-class Layout:
-    """How the cards sit on paper."""
-
-    template: SheetTemplate
-    duplex: str = "long"
-    back_offset: tuple[float, float] = (0.0, 0.0)
-    #: cards are portrait: drawn upright in a box turned 90 degrees in the slot
-    portrait: bool = False
-    #: all fronts pages first, then all backs pages (for printing the backs by hand)
-    backs_at_end: bool = False
+    title: str = ""
+    author: str = "cardgen"
+    subject: str = ""
+    #: deck and player, for the page label ("sheet n/m, side" is added)
+    label: str = ""
 
 
-def write_pdf(path: Path, layout: Layout, drawings: Mapping[str, Drawer], cards: Sequence[PlacedCard],
-              title: str = "", label: str = "") -> int:
+def write_pdf(path: Path, printing: Printing, drawings: Mapping[str, Drawer], cards: Sequence[PlacedCard],
+              info: PdfInfo = PdfInfo()) -> int:
     """Write the sheets of ``cards`` to ``path``; returns the number of pages."""
     with atomic_path(path) as tmp:
-        pages = _write(tmp, layout, drawings, cards, title, label)
+        pages = _write(tmp, printing, drawings, cards, info)
     return pages
 
 
-def _write(target: Path, layout: Layout, drawings: Mapping[str, Drawer], cards: Sequence[PlacedCard],
-           title: str, label: str) -> int:
-    t = layout.template
+def _write(target: Path, printing: Printing, drawings: Mapping[str, Drawer], cards: Sequence[PlacedCard],
+           info: PdfInfo) -> int:
+    t = printing.template
     text.register_fonts()
-    canvas = Canvas(str(target), pagesize=(t.page_width, t.page_height), invariant=1, pageCompression=1)
-    canvas.setTitle(title)
-    canvas.setCreator("cardgen")
+    # Duplex needs PDF 1.7 and PrintScaling 1.6; the initial font is the embedded one, so no page
+    # names a font (reportlab's default Helvetica) that the file does not carry
+    duplex = None if printing.backs_at_end else DUPLEX_PREFERENCE[printing.duplex]
+    canvas = Canvas(str(target), pagesize=(t.page_width, t.page_height), invariant=1, pageCompression=1,
+                    pdfVersion=(1, 7) if duplex else (1, 6), initialFontName=text.REGULAR,
+                    initialFontSize=LABEL_SIZE)
+    canvas.setTitle(info.title)
+    canvas.setAuthor(info.author or "cardgen")
+    canvas.setSubject(info.subject)
+    canvas.setCreator(f"cardgen {_version()}")
     canvas.setViewerPreference("PrintScaling", "None")
-    canvas.setViewerPreference("Duplex", DUPLEX_PREFERENCE[layout.duplex])
-    card_w, card_h = (t.card_height, t.card_width) if layout.portrait else (t.card_width, t.card_height)
+    if duplex:
+        canvas.setViewerPreference("Duplex", duplex)
+    card_w, card_h = (t.card_height, t.card_width) if printing.portrait else (t.card_width, t.card_height)
     used = sorted({c.face for c in cards} | {c.back for c in cards if c.back})
     forms = {key: f"Card{i}" for i, key in enumerate(used)}
     # each art file and icon once, as a form every face that shows it places
@@ -83,44 +85,39 @@ def _write(target: Path, layout: Layout, drawings: Mapping[str, Drawer], cards: 
         canvas.beginForm(forms[key], -t.bleed, -t.bleed, card_w + t.bleed, card_h + t.bleed)
         drawings[key](canvas, card_w, card_h)
         canvas.endForm()
-    per = t.per_sheet
-    sheets = max(1, -(-len(cards) // per))
-    chunks = [cards[sheet * per:(sheet + 1) * per] for sheet in range(sheets)]
-    order = [(sheet, side) for sheet in range(sheets) for side in _sides(layout)]
-    if layout.backs_at_end:
-        order.sort(key=lambda page: page[1] == "backs")
-    for sheet, side in order:
-        for index, card in enumerate(chunks[sheet]):
-            if side == "fronts":
-                _place(canvas, t.front_slot(index), forms[card.face], layout)
-            elif card.back:
-                _place(canvas, t.back_slot(index, layout.duplex, layout.back_offset), forms[card.back], layout)
-        if side == "fronts":
+    pages = impose(cards, printing)
+    for page in pages:
+        for placement in page.placements:
+            _place(canvas, placement.slot, forms[placement.key], t.bleed)
+        if page.side == "fronts":
             _crop_marks(canvas, t)
-            _label(canvas, t, f"{label}  sheet {sheet + 1}/{sheets}  fronts")
+        _label(canvas, t, f"{info.label} · sheet {page.sheet + 1}/{page.sheets} · {page.side}")
         canvas.showPage()
     canvas.save()
-    return len(order)
+    return len(pages)
 
 
-def _sides(layout: Layout) -> tuple[str, ...]:
-    return ("fronts",) if layout.duplex == "off" else ("fronts", "backs")
+def _version() -> str:
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version("cardgen")
+    except PackageNotFoundError:
+        return "(not installed)"
 
 
-def _place(canvas: Canvas, slot: Slot, form: str, layout: Layout) -> None:
-    """Put the drawing ``form`` in ``slot``, clipped to the trim box plus bleed."""
-    b = layout.template.bleed
+def _place(canvas: Canvas, slot: Slot, form: str, bleed: float) -> None:
+    """Put the drawing ``form`` in ``slot``, turned as the slot says, clipped to the trim box plus bleed."""
     canvas.saveState()
     path = canvas.beginPath()
-    path.rect(slot.x - b, slot.y - b, slot.width + 2 * b, slot.height + 2 * b)
+    path.rect(slot.x - bleed, slot.y - bleed, slot.width + 2 * bleed, slot.height + 2 * bleed)
     canvas.clipPath(path, stroke=0, fill=0)
     canvas.translate(slot.x, slot.y)
-    if slot.rotation == 180:
-        canvas.translate(slot.width, slot.height)
-        canvas.rotate(180)
-    if layout.portrait:
-        canvas.translate(slot.width, 0)
-        canvas.rotate(90)
+    # the drawing's box, turned, must cover the slot: move its origin to the corner it turns onto
+    shift = {0: (0.0, 0.0), 90: (slot.width, 0.0), 180: (slot.width, slot.height), 270: (0.0, slot.height)}
+    canvas.translate(*shift[slot.rotation])
+    if slot.rotation:
+        canvas.rotate(slot.rotation)
     canvas.doForm(form)
     canvas.restoreState()
 
@@ -135,12 +132,20 @@ def _crop_marks(canvas: Canvas, template: SheetTemplate) -> None:
 
 
 def _label(canvas: Canvas, template: SheetTemplate, words: str) -> None:
-    """A small page label in the bottom margin, clear of the crop marks."""
-    left = template.card_area()[0]
-    if left < 30 or template.card_area()[1] < 14:
-        return
+    """The page label in the bottom margin: at least LABEL_EDGE from the paper's edge (outside
+    most printers' unprintable margin), clear of the cards and crop marks, in pure black."""
+    left, bottom, right, _ = template.card_area()
+    room_top = bottom - template.bleed - 2.0
+    if room_top < LABEL_EDGE + LABEL_SIZE:
+        return  # no margin to print in
+    marks = sorted({x1 for x1, _, x2, _ in template.crop_marks() if x1 == x2})
+    start = max(left, LABEL_EDGE) + 4.0
+    stop = next((x - 4.0 for x in marks if x > start + 40), right) if marks else right
+    words = words.strip()
+    while words and text.width(words, text.REGULAR, LABEL_SIZE) > stop - start:
+        words = words[:-2].rstrip() + "…"
     canvas.saveState()
-    canvas.setFillColorRGB(0.4, 0.4, 0.4)
-    canvas.setFont(text.REGULAR, 6)
-    canvas.drawString(left + 14, 8, words.strip())
+    canvas.setFillColorRGB(0, 0, 0)
+    canvas.setFont(text.REGULAR, LABEL_SIZE)
+    canvas.drawString(start, LABEL_EDGE, words)
     canvas.restoreState()

@@ -147,6 +147,8 @@ class Deck:
     shared_cards: str = "each"
     #: the folder of the deck file, where field-named art is looked up
     folder: Path | None = None
+    #: who made it (the PDFs' Author)
+    author: str = ""
 
     @property
     def landscape(self) -> bool:

@@ -198,6 +198,8 @@ DECK_SCHEMA = {
         "deck": {"type": "string", "pattern": ID_PATTERN, "maxLength": 60,
                  "description": "the deck id: lower-case letters, digits, - and _"},
         "name": {"type": "string", "minLength": 1, "maxLength": 80},
+        "author": {"type": "string", "minLength": 1, "maxLength": 120,
+                   "description": "who made the deck: the PDFs' Author"},
         "game": {"type": "string", "enum": GAMES},
         "orientation": {"type": "string", "enum": ["landscape", "portrait"]},
         "per_player": {"type": "boolean"},

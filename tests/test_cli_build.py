@@ -7,8 +7,8 @@ import pypdfium2 as pdfium
 import pytest
 
 from cardgen.build import BuildSettings, build_decks
-from cardgen.export import Layout, PlacedCard, write_pdf
-from cardgen.sheets import load_template
+from cardgen.export import write_pdf
+from cardgen.sheets import PlacedCard, Printing, load_template
 
 
 def pdf_pages(path) -> int:
@@ -98,14 +98,14 @@ def test_broken_deck_file_names_file_and_line(cli, tmp_path):
 def test_failed_write_keeps_the_previous_good_pdf(tmp_path):
     template = load_template("letter-10up")
     target = tmp_path / "deck.pdf"
-    write_pdf(target, Layout(template), {"a": lambda c, w, h: c.rect(0, 0, w, h)}, [PlacedCard("a", None)])
+    write_pdf(target, Printing(template), {"a": lambda c, w, h: c.rect(0, 0, w, h)}, [PlacedCard("a", None)])
     good = target.read_bytes()
 
     def explode(canvas, w, h):
         raise RuntimeError("disk full")
 
     with pytest.raises(RuntimeError):
-        write_pdf(target, Layout(template), {"a": explode}, [PlacedCard("a", None)])
+        write_pdf(target, Printing(template), {"a": explode}, [PlacedCard("a", None)])
     assert target.read_bytes() == good
     assert [p.name for p in tmp_path.iterdir()] == ["deck.pdf"]
 

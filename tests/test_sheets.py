@@ -2,9 +2,11 @@
 from __future__ import annotations
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from cardgen.errors import CardgenError
-from cardgen.sheets import load_template, template_names
+from cardgen.sheets import PlacedCard, Printing, impose, load_template, template_names
 from cardgen.units import mm
 
 TOLERANCE = mm(0.01)
@@ -110,3 +112,50 @@ def test_every_cut_line_gets_a_crop_mark():
 def test_unknown_sheet_suggests_the_nearest_name():
     with pytest.raises(CardgenError, match="did you mean 'a4-10up'"):
         load_template("a4-10p")
+
+
+# --- impose: cards to pages, as a pure function ----------------------------------------
+
+
+
+@settings(max_examples=150, deadline=None)
+@given(count=st.integers(0, 60), sheet=st.sampled_from(template_names()),
+       duplex=st.sampled_from(["long", "short", "off"]), portrait=st.booleans(), at_end=st.booleans(),
+       backless=st.sets(st.integers(0, 59)))
+def test_impose_places_every_card_once_per_side_with_its_back_behind_it(count, sheet, duplex, portrait, at_end,
+                                                                       backless):
+    template = load_template(sheet)
+    cards = [PlacedCard(f"f{i}", None if i in backless else f"b{i}") for i in range(count)]
+    pages = impose(cards, Printing(template, duplex, portrait=portrait, backs_at_end=at_end))
+    sheets = max(1, -(-count // template.per_sheet))
+    assert len(pages) == sheets * (1 if duplex == "off" else 2)
+    fronts = [p for p in pages if p.side == "fronts"]
+    assert [p.sheet for p in fronts] == list(range(sheets))
+    assert [pl.key for p in fronts for pl in p.placements] == [c.face for c in cards]
+    if duplex != "off":
+        backs = [p for p in pages if p.side == "backs"]
+        assert [pl.key for p in backs for pl in p.placements] == [c.back for c in cards if c.back]
+        if at_end:
+            assert [p.side for p in pages] == ["fronts"] * sheets + ["backs"] * sheets
+        else:
+            assert [p.side for p in pages] == ["fronts", "backs"] * sheets
+        for front, back in zip(fronts, backs):
+            by_key = {pl.key: pl.slot for pl in back.placements}
+            for placement in front.placements:
+                card = cards[int(placement.key[1:])]
+                if card.back:
+                    expected = template.back_slot(placement.slot.index, duplex)
+                    assert (by_key[card.back].x, by_key[card.back].y) == (expected.x, expected.y)
+    turns = {pl.slot.rotation for p in pages for pl in p.placements}
+    base = {0} if duplex != "short" else {0, 180}
+    assert turns <= {(t + (90 if portrait else 0)) % 360 for t in base}
+
+
+def test_a_front_offset_moves_every_front_and_no_back():
+    template = load_template("letter-10up")
+    cards = [PlacedCard(f"f{i}", f"b{i}") for i in range(10)]
+    plain = impose(cards, Printing(template))
+    moved = impose(cards, Printing(template, front_offset=(mm(1), mm(-0.5))))
+    for a, b in zip(plain[0].placements, moved[0].placements):
+        assert (b.slot.x - a.slot.x, b.slot.y - a.slot.y) == pytest.approx((mm(1), mm(-0.5)), abs=1e-9)
+    assert plain[1] == moved[1]

@@ -7,7 +7,8 @@ knows nothing about games.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
 from functools import lru_cache
 from pathlib import Path
 
@@ -56,7 +57,8 @@ class Slot:
     y: float
     width: float
     height: float
-    #: degrees the card is turned on the page (180 for short-edge backs)
+    #: degrees the drawing is turned in the slot, anticlockwise: 180 for short-edge backs,
+    #: 90 more for portrait cards
     rotation: int = 0
 
 
@@ -85,12 +87,14 @@ class SheetTemplate:
         """Front slots, row by row from the top-left, as a reader counts them."""
         return [self.front_slot(i) for i in range(self.per_sheet)]
 
-    def front_slot(self, index: int) -> Slot:
+    def front_slot(self, index: int, offset: tuple[float, float] = (0.0, 0.0)) -> Slot:
+        """Where card ``index`` of a sheet goes on the fronts page; ``offset`` (points, +x right,
+        +y up) corrects where the printer puts the fronts against the stock's perforations."""
         row, column = divmod(index, self.columns)
         x = self.margin_left + column * (self.card_width + self.gap_column)
         top = self.margin_top + row * (self.card_height + self.gap_row)
         y = self.page_height - top - self.card_height
-        return Slot(index, row, column, x, y, self.card_width, self.card_height)
+        return Slot(index, row, column, x + offset[0], y + offset[1], self.card_width, self.card_height)
 
     def back_slot(self, index: int, duplex: str, offset: tuple[float, float] = (0.0, 0.0)) -> Slot:
         """Where the back of front slot ``index`` goes on the backs page.
@@ -142,6 +146,82 @@ class SheetTemplate:
                 if x1 - x0 >= 4:
                     marks.append((x0, y, x1, y))
         return marks
+
+
+@dataclass(frozen=True)
+class PlacedCard:
+    """One printed card: the keys of its face and back drawings (no back: None)."""
+
+    face: str
+    back: str | None
+
+
+@dataclass(frozen=True)
+class Printing:
+    """How cards sit on paper: the template, the flip, the printer's corrections."""
+
+    template: SheetTemplate
+    duplex: str = "long"
+    #: points, +x right and +y up as the backs page is viewed
+    back_offset: tuple[float, float] = (0.0, 0.0)
+    #: points, +x right and +y up: where the printer puts the fronts against the stock
+    front_offset: tuple[float, float] = (0.0, 0.0)
+    #: cards are portrait: drawn upright in a card box turned 90 degrees in the slot
+    portrait: bool = False
+    #: all fronts pages first, then all backs pages (for printing the backs by hand)
+    backs_at_end: bool = False
+
+    @property
+    def sides(self) -> tuple[str, ...]:
+        return ("fronts",) if self.duplex == "off" else ("fronts", "backs")
+
+
+@dataclass(frozen=True)
+class Placement:
+    """A drawing in a slot; ``slot.rotation`` turns it (portrait cards, short-edge backs)."""
+
+    slot: Slot
+    key: str
+
+
+@dataclass(frozen=True)
+class Page:
+    """One page of the PDF: which sheet, which side, and what sits in its slots."""
+
+    sheet: int
+    sheets: int
+    side: str
+    placements: tuple[Placement, ...]
+
+
+def impose(cards: Sequence[PlacedCard], printing: Printing) -> list[Page]:
+    """The pages that print ``cards`` in order: sheet by sheet, fronts then backs (or every
+    fronts page first with ``backs_at_end``), each back behind its front for the flip.
+
+    A pure function of its arguments, so every writer places cards the same way.
+    """
+    t = printing.template
+    per = t.per_sheet
+    sheets = max(1, -(-len(cards) // per))
+    turn = 90 if printing.portrait else 0
+    order = [(sheet, side) for sheet in range(sheets) for side in printing.sides]
+    if printing.backs_at_end:
+        order.sort(key=lambda page: page[1] == "backs")
+    pages = []
+    for sheet, side in order:
+        chunk = cards[sheet * per:(sheet + 1) * per]
+        placements = []
+        for index, card in enumerate(chunk):
+            if side == "fronts":
+                slot = t.front_slot(index, printing.front_offset)
+                key: str | None = card.face
+            else:
+                slot = t.back_slot(index, printing.duplex, printing.back_offset)
+                key = card.back
+            if key is not None:
+                placements.append(Placement(replace(slot, rotation=(slot.rotation + turn) % 360), key))
+        pages.append(Page(sheet, sheets, side, tuple(placements)))
+    return pages
 
 
 def template_names() -> list[str]:

@@ -1,0 +1,65 @@
+"""What preflight tools check: embedded fonts, a header that matches, metadata, a label on every page."""
+from __future__ import annotations
+
+import re
+
+import pypdfium2 as pdfium
+import pytest
+
+from cardgen.build import BuildSettings, build_decks
+from cardgen.units import mm
+
+BUNDLED = ["common-carrier", "dotcombust", "clusterfuck"]
+
+
+@pytest.fixture(scope="module")
+def built(tmp_path_factory):
+    out = tmp_path_factory.mktemp("pdfs")
+    build_decks(BUNDLED, out, BuildSettings())
+    build_decks(["clusterfuck"], out / "at-end", BuildSettings(backs_at_end=True))
+    return out
+
+
+def pdfs(folder):
+    return sorted(folder.glob("*.pdf"))
+
+
+def test_every_font_a_pdf_names_is_embedded(built):
+    for path in pdfs(built):
+        raw = path.read_bytes()
+        names = re.findall(rb"/BaseFont /([\w+-]+)", raw)
+        assert names and all(b"+" in name for name in names), (path.name, names)  # subset-embedded only
+        assert raw.count(b"/FontFile2") == len(names), path.name
+        assert b"Helvetica" not in raw
+
+
+def test_the_header_version_matches_the_viewer_preferences(built):
+    for path in pdfs(built):
+        raw = path.read_bytes()
+        assert raw.startswith(b"%PDF-1.7") and b"/Duplex /DuplexFlipLongEdge" in raw  # Duplex is PDF 1.7
+    at_end = (built / "at-end" / "clusterfuck.pdf").read_bytes()
+    assert at_end.startswith(b"%PDF-1.6") and b"/Duplex" not in at_end and b"/PrintScaling /None" in at_end
+
+
+def test_title_author_subject_and_creator_are_set(built):
+    meta = pdfium.PdfDocument(str(built / "common-carrier-player-2.pdf")).get_metadata_dict()
+    assert meta["Title"] == "Common Carrier – Player 2"
+    assert meta["Author"] == "cardgen" and meta["Creator"].startswith("cardgen ")
+    assert "letter-10up" in meta["Subject"] and "print at 100 %" in meta["Subject"]
+
+
+def test_every_page_fronts_and_backs_has_a_label_at_least_6_mm_from_the_edge(built):
+    pdf = pdfium.PdfDocument(str(built / "dotcombust.pdf"))
+    sheets = len(pdf) // 2
+    for index in range(len(pdf)):
+        page = pdf[index]
+        textpage = page.get_textpage()
+        words = textpage.get_text_range()
+        side = "fronts" if index % 2 == 0 else "backs"
+        label = f"dotCOMbust · sheet {index // 2 + 1}/{sheets} · {side}"
+        assert label in words, (index, words[-80:])
+        start = words.index(label)
+        boxes = [textpage.get_charbox(i) for i in range(start, start + len(label))]
+        width, height = page.get_size()
+        assert min(b[1] for b in boxes) >= mm(6) - 0.01  # bottom edge
+        assert min(b[0] for b in boxes) >= mm(6) - 0.01 and max(b[2] for b in boxes) <= width - mm(6)
