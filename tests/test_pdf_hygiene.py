@@ -60,6 +60,6 @@ def test_every_page_fronts_and_backs_has_a_label_at_least_6_mm_from_the_edge(bui
         assert label in words, (index, words[-80:])
         start = words.index(label)
         boxes = [textpage.get_charbox(i) for i in range(start, start + len(label))]
-        width, height = page.get_size()
+        width, _ = page.get_size()
         assert min(b[1] for b in boxes) >= mm(6) - 0.01  # bottom edge
         assert min(b[0] for b in boxes) >= mm(6) - 0.01 and max(b[2] for b in boxes) <= width - mm(6)
