@@ -21,7 +21,7 @@ from .games.base import OptionSpec
 from .model import Card, Deck, Player
 from .render.faces import Faces
 from .render.reference import option_on
-from .sheets import DEFAULT_SHEET, DUPLEX_MODES, PlacedCard, Printing, SheetTemplate, load_template
+from .sheets import DEFAULT_SHEET, DUPLEX_MODES, INK_MODES, PlacedCard, Printing, SheetTemplate, load_template
 from .units import mm
 
 MAX_BACK_OFFSET_MM = 20.0
@@ -49,6 +49,8 @@ class BuildSettings:
     validate: bool = True
     #: all fronts pages first, then all backs pages
     backs_at_end: bool = False
+    #: "full" backs, or "light": outline art on white (the built-in back only)
+    ink: str = "full"
 
 
 @dataclass(frozen=True)
@@ -167,6 +169,8 @@ def _option_specs(deck: Deck) -> dict[str, OptionSpec]:
 def check_settings(settings: BuildSettings) -> None:
     if settings.duplex not in DUPLEX_MODES:
         raise CardgenError(f"--duplex must be one of {', '.join(DUPLEX_MODES)}, got '{settings.duplex}'")
+    if settings.ink not in INK_MODES:
+        raise CardgenError(f"--ink must be one of {', '.join(INK_MODES)}, got '{settings.ink}'")
     for name, offset in (("--back-offset", settings.back_offset), ("--front-offset", settings.front_offset)):
         for value in offset:
             if abs(value) > MAX_BACK_OFFSET_MM:
@@ -204,9 +208,11 @@ def parse_gray(text: str) -> tuple[int | None, int | None]:
 # --- customising a deck --------------------------------------------------------
 
 def prepare(deck: Deck, settings: BuildSettings) -> Deck:
-    """The deck as this build prints it: options, colours, players, gray cards."""
+    """The deck as this build prints it: options, colours, players, gray cards, backs."""
     options = resolve_options(deck, settings.options)
     deck = deck.with_(options=options)
+    if settings.ink == "light" and deck.back.layout == "back":
+        deck = deck.with_(back=replace(deck.back, layout="back-light"))
     deck = _with_colors(deck, settings.colors)
     cards = [c for c in deck.cards if not c.when or option_on(c.when, options)]
     cards = _gray_copies(cards, settings.gray)

@@ -13,7 +13,7 @@ import click
 
 from .errors import CardgenError
 from .games import POLICIES
-from .sheets import BACK_FLIPS, DUPLEX_MODES
+from .sheets import BACK_FLIPS, DUPLEX_MODES, INK_MODES
 
 BAD_INPUT = 2
 UNPLAYABLE = 1
@@ -117,6 +117,9 @@ def _settings(colors=(), gray="all", players=None, options=(), **fields):
               help="Shift every fronts page by X,Y mm (+X right, +Y up) so the cards meet the stock's "
                    "perforations; `cardgen calibrate` measures it.")
 @_deck_options
+@click.option("--ink", type=click.Choice(INK_MODES), default=INK_MODES[0], show_default=True,
+              help="full: backs in the deck's colours; light: outline art on white, a few per cent of the "
+                   "ink (for the built-in back).")
 @click.option("--backs-at-end", is_flag=True,
               help="All fronts pages first, then all backs pages, for printers without duplex: print the "
                    "fronts, turn the stack over as your --duplex flip says, and print the backs.")
@@ -133,7 +136,7 @@ def build(decks, out_dir, back_offset, front_offset, no_validate, **shared):
                          front_offset=parse_offset(front_offset, "--front-offset"), validate=not no_validate, **shared)
     for result in build_decks(decks, out_dir, settings):
         for warning in result.warnings:
-            click.echo(f"Warning: {warning}", err=True)
+            click.echo(str(warning), err=True)  # file:line:col: warning: ...
         for output, pages in zip(result.outputs, result.pages):
             click.echo(f"{output.path}: {output.count} card{'s' if output.count != 1 else ''}, {pages} pages")
 

@@ -18,6 +18,9 @@ if TYPE_CHECKING:
 RGB = tuple[float, float, float]
 
 EDGE_SIDES = ("top", "right", "bottom", "left")
+#: each player's shape, in seat order: on their backs and, in Common Carrier, as their nodes,
+#: so a black-and-white print still tells whose card is whose
+PLAYER_MARKS = ("circle", "square", "diamond", "hexagon")
 
 
 @dataclass(frozen=True)

@@ -101,6 +101,32 @@ def common_findings(deck: Deck) -> list[Finding]:
         if card.image is not None and not card.image.is_file():
             out.append(Finding(str(deck.path), f"art file {card.image} is missing", card.id, card.location))
     out.extend(label_findings(deck))
+    out.extend(greyscale_findings(deck))
+    return out
+
+
+#: players' colours closer than this in lightness (CIE L*) print as one grey
+MIN_LIGHTNESS_APART = 20.0
+
+
+def greyscale_findings(deck: Deck) -> list[Finding]:
+    """Players told apart by colour: warn when a black-and-white print would make two alike."""
+    from .colors import lightness, to_hex
+
+    if len(deck.players) < 2 or not (deck.per_player or deck.back.tint_by_player):
+        return []
+    out = []
+    players = deck.players
+    for i, a in enumerate(players):
+        for b in players[i + 1:]:
+            la, lb = lightness(a.color), lightness(b.color)
+            if abs(la - lb) < MIN_LIGHTNESS_APART:
+                out.append(Finding(
+                    str(deck.path), f"players '{a.name}' ({to_hex(a.color)}) and '{b.name}' ({to_hex(b.color)}) "
+                    f"print as nearly the same grey (lightness {la:.0f} and {lb:.0f}); in black and white only "
+                    f"their shapes tell them apart. Pick colours further apart in lightness, e.g. "
+                    f"--color '#1565c0' --color '#ffb300'", location=deck.key_locations.get("players"),
+                    severity="warning"))
     return out
 
 

@@ -54,8 +54,8 @@ def test_each_distinct_face_is_drawn_once(tmp_path):
     raw = (tmp_path / "common-carrier-player-1.pdf").read_bytes()
     # 10 tiles + reference card + tinted back + plain back of the reference card
     assert len(set(re.findall(rb"/FormXob\.Card\d+ ", raw))) == 13
-    # and each icon of the backs (the node, in two colourings) once, placed by both
-    assert len(set(re.findall(rb"/FormXob\.Art\d+ ", raw))) == 2
+    # and each icon of the backs once (the node in two colourings, the player's mark), placed by all
+    assert len(set(re.findall(rb"/FormXob\.Art\d+ ", raw))) == 3
 
 
 @pytest.mark.parametrize("args, words", [

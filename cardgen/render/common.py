@@ -1,7 +1,8 @@
 """Pieces the Python-drawn card kinds share: ink and a background that fills the bleed."""
 from __future__ import annotations
 
-INK = (0.13, 0.13, 0.15)
+#: text and lines in pure black, so printers lay them with the black ink alone
+INK = (0.0, 0.0, 0.0)
 
 
 def draw_background(canvas, ctx, color) -> None:

@@ -19,12 +19,13 @@ from ..layouts import Layout
 from ..model import Card, Deck
 from ..units import mm
 from . import KIND_RENDERERS, RenderContext, text
-from .layout import BUILTIN_FIELDS, Env, Plan, art_files, card_fields, draw, plan
+from .layout import BUILTIN_FIELDS, Env, Plan, art_files, card_fields, draw, plan, player_fields
 
 DEFAULT_SAFE = mm(3)
 DEFAULT_BACK_COLOR = (0.16, 0.18, 0.24)
 #: what a back layout knows of the deck's back, besides the card's own fields
 BACK_FIELDS = ("back_title", "back_subtitle", "back_icon", "back_image", "back_art", "back_color")
+PLAYER_FIELDS = ("player", "player_color", "player_number", "player_mark")
 
 
 class LayoutDrawing:
@@ -116,14 +117,18 @@ class Faces:
     def back(self, card: Card) -> str:
         """The key of the card's back drawing, planned on first use."""
         layout = self.back_layout_of(card)
-        tint = self.deck.back.tint_by_player and card.owner >= 0
-        own = layout.field_set - set(BACK_FIELDS) - set(self.deck.options) - {"deck", "accent"}
-        who = f"{card.id}@{card.owner}" if own else f"@{card.owner}" if tint else ""
+        owned = card.owner >= 0 and bool(self.deck.players)
+        tint = self.deck.back.tint_by_player and owned
+        own = layout.field_set - set(BACK_FIELDS) - set(PLAYER_FIELDS) - set(self.deck.options) - {"deck", "accent"}
+        whose = owned and (tint or bool(layout.field_set & set(PLAYER_FIELDS)))
+        who = f"{card.id}@{card.owner}" if own else f"@{card.owner}" if whose else ""
         key = f"back:{layout.name}{':' + who if who else ''}"
         if key not in self.drawings:
             back = self.deck.back
             color = self.deck.players[card.owner].color if tint else back.color or DEFAULT_BACK_COLOR
             fields = card_fields(card, self.deck) if own else {"deck": self.deck.name}
+            if whose:
+                fields.update(player_fields(self.deck, card.owner))
             fields.update({"back_title": back.title, "back_subtitle": back.subtitle, "back_icon": back.icon,
                            "back_image": str(back.image) if back.image else "",
                            "back_art": str(back.image) if back.image else back.icon,

@@ -25,9 +25,12 @@ def draw_icon(canvas, name: str, cx: float, cy: float, size: float, fill: RGB, i
     canvas.restoreState()
 
 
-def _node(c, x, y, r, fill, ink):
-    """Common Carrier's node: a filled disc with radio waves above a mast."""
-    c.circle(x, y, r * 0.92, stroke=1, fill=1)
+def _node(c, x, y, r, fill, ink, body=None):
+    """Common Carrier's node: a filled disc (or another player's shape) with radio waves above a mast."""
+    if body is None:
+        c.circle(x, y, r * 0.92, stroke=1, fill=1)
+    else:
+        body(c, x, y, r * 1.02, fill, ink)
     c.setStrokeColorRGB(*ink)
     c.setLineWidth(r * 0.09)
     # mast below the centre, waves above it: the exact centre stays the fill colour
@@ -226,6 +229,12 @@ def _mail(c, x, y, r, fill, ink):
     c.lines([(x - r * 0.9, y + r * 0.6, x, y - r * 0.05), (x, y - r * 0.05, x + r * 0.9, y + r * 0.6)])
 
 
+def _node_shaped(body: Icon) -> Icon:
+    def draw(c, x, y, r, fill, ink):
+        _node(c, x, y, r, fill, ink, body)
+    return draw
+
+
 ICONS: dict[str, Icon] = {
     "node": _node,
     "circle": _circle,
@@ -256,3 +265,11 @@ ICONS: dict[str, Icon] = {
     "chart": _chart,
     "mail": _mail,
 }
+# Common Carrier's node in each player's shape (PLAYER_MARKS), so black-and-white prints tell players apart
+ICONS.update({
+    "node-square": _node_shaped(lambda c, x, y, r, fill, ink: c.roundRect(x - r * 0.8, y - r * 0.8, r * 1.6, r * 1.6,
+                                                                         r * 0.18, stroke=1, fill=1)),
+    "node-diamond": _node_shaped(lambda c, x, y, r, fill, ink: _polygon(c, [(x, y + r * 0.98), (x + r * 0.98, y),
+                                                                            (x, y - r * 0.98), (x - r * 0.98, y)])),
+    "node-hexagon": _node_shaped(lambda c, x, y, r, fill, ink: _regular(c, x, y, r * 0.95, 6, start=0)),
+})

@@ -39,13 +39,13 @@ from ..layouts import (
     parse_span,
     substitute,
 )
-from ..model import RGB, Card, Deck
+from ..model import PLAYER_MARKS, RGB, Card, Deck
 from . import rich
+from .common import INK
 from .fonts import FontChain, default_family, describe
 from .icons import ICONS
 from .images import draw_glyph
 
-INK: RGB = (0.13, 0.13, 0.15)
 WHITE: RGB = (1.0, 1.0, 1.0)
 #: printed resolution of raster art: below WARN_PPI a warning, below MIN_PPI an error
 WARN_PPI = 300
@@ -105,14 +105,20 @@ def card_fields(card: Card, deck: Deck) -> dict[str, Any]:
         "lines": [],
     }
     if card.owner >= 0 and deck.players:
-        fields["player"] = deck.players[card.owner].name
-        fields["player_color"] = to_hex(deck.players[card.owner].color)
+        fields.update(player_fields(deck, card.owner))
     fields.update(card.fields)
     return fields
 
 
+def player_fields(deck: Deck, owner: int) -> dict[str, Any]:
+    """Whose card it is: name, colour, seat number and shape (``{player_mark}``, an icon name)."""
+    player = deck.players[owner]
+    return {"player": player.name, "player_color": to_hex(player.color), "player_number": owner + 1,
+            "player_mark": PLAYER_MARKS[owner % len(PLAYER_MARKS)]}
+
+
 BUILTIN_FIELDS = ("id", "kind", "copies", "title", "text", "icon", "image", "art", "color", "deck", "accent",
-                  "lines", "player", "player_color")
+                  "lines", "player", "player_color", "player_number", "player_mark")
 
 
 def plan(layout: Layout, fields: Mapping[str, Any], options: Mapping[str, Any], env: Env,

@@ -1,4 +1,4 @@
-"""Common Carrier tiles: a node in the owner's colour and its links.
+"""Common Carrier tiles: a node in the owner's colour and shape, and its links.
 
 Each link is a bold line from the node to the midpoint of its edge, running
 to the trim (and into any bleed) so lines of neighbouring cards join when
@@ -7,6 +7,7 @@ laid side by side.
 from __future__ import annotations
 
 from ..colors import GRAY, darken, lighten
+from ..model import PLAYER_MARKS
 from . import text
 from .common import INK, draw_background
 from .icons import draw_icon
@@ -27,7 +28,8 @@ def draw(canvas, card, ctx) -> None:
         if getattr(edges, side):
             canvas.line(cx, cy, *end)
     canvas.restoreState()
-    draw_icon(canvas, "node", cx, cy, h * 0.46, fill, darken(fill, 0.55))
+    mark = PLAYER_MARKS[card.owner % len(PLAYER_MARKS)] if card.owner >= 0 else "circle"
+    draw_icon(canvas, "node" if mark == "circle" else f"node-{mark}", cx, cy, h * 0.46, fill, darken(fill, 0.55))
     if card.title:
         text.check(ctx, card.id, "title", card.title)
         canvas.setFillColorRGB(0.45, 0.45, 0.48)

@@ -20,6 +20,8 @@ DEFAULT_SHEET = "letter-10up"
 #: the flips that print backs, and "off" for fronts only
 BACK_FLIPS = ("long", "short")
 DUPLEX_MODES = (*BACK_FLIPS, "off")
+#: how much ink the backs take: the deck's design, or outline art on white
+INK_MODES = ("full", "light")
 
 _LEN = {"type": ["string", "number"]}
 TEMPLATE_SCHEMA = {
