@@ -39,34 +39,28 @@ def darken(color: RGB, amount: float) -> RGB:
     return mix(color, (0.0, 0.0, 0.0), amount)
 
 
-def luminance(color: RGB) -> float:
-    r, g, b = color
+def relative_luminance(color: RGB) -> float:
+    """The share of white light the colour sends, sRGB linearised (0 black .. 1 white)."""
+    r, g, b = (c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4 for c in color)
     return 0.2126 * r + 0.7152 * g + 0.0722 * b
 
 
 def lightness(color: RGB) -> float:
     """CIE L* (0 black .. 100 white): how light the colour prints in greyscale."""
-    def linear(c: float) -> float:
-        return c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4
-
-    r, g, b = (linear(c) for c in color)
-    y = 0.2126 * r + 0.7152 * g + 0.0722 * b
+    y = relative_luminance(color)
     return 116 * y ** (1 / 3) - 16 if y > 216 / 24389 else y * 24389 / 27
 
 
 def contrast(a: RGB, b: RGB) -> float:
-    """WCAG contrast ratio of two colours (1 to 21)."""
-    def relative(color: RGB) -> float:
-        r, g, b_ = (c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4 for c in color)
-        return 0.2126 * r + 0.7152 * g + 0.0722 * b_
-
-    la, lb = sorted((relative(a), relative(b)), reverse=True)
+    """WCAG contrast ratio of two colours (1 to 21); text wants at least 4.5."""
+    la, lb = sorted((relative_luminance(a), relative_luminance(b)), reverse=True)
     return (la + 0.05) / (lb + 0.05)
 
 
 def ink_on(color: RGB) -> RGB:
-    """Black or white, whichever reads better on ``color``."""
-    return (0.0, 0.0, 0.0) if luminance(color) > 0.55 else (1.0, 1.0, 1.0)
+    """Black or white, whichever has the higher contrast on ``color``."""
+    black, white = (0.0, 0.0, 0.0), (1.0, 1.0, 1.0)
+    return black if contrast(black, color) >= contrast(white, color) else white
 
 
 _CALL = re.compile(r"^\s*(lighten|darken|ink_on|mix)\s*\((.*)\)\s*$", re.S)

@@ -104,7 +104,7 @@ def test_dotcombust_reference_cards_state_the_optional_rules_in_use():
     for rule in ("No tagbacks", "Both barrels", "bitter end"):
         assert rule.lower() not in text(plain).lower()
         assert rule.lower() in text(every).lower()
-    assert "n-1 points" in text(plain)
+    assert "n − 1 points" in text(plain)
 
 
 # --- every bundled deck ---------------------------------------------------------

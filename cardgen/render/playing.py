@@ -7,7 +7,7 @@ from .icons import draw_icon
 
 RED = (0.78, 0.1, 0.12)
 SUIT_ICON = {"spades": "spade", "hearts": "heart", "diamonds": "diamond", "clubs": "club"}
-RANK_ORDER = "3 4 5 6 7 8 9 10 J Q K A 2"
+RANK_ORDER = "3 4 5 6 7 8 9 10 J Q K A 2"  # the footer's default: "low 3 … 2 high"
 
 
 def draw(canvas, card, ctx) -> None:
@@ -29,6 +29,6 @@ def draw(canvas, card, ctx) -> None:
     canvas.setFont(text.BOLD, 11)
     canvas.drawCentredString(w / 2, h / 2 - h * 0.2 - 9, card.rank)
     text.check(ctx, card.id, "footer", card.text)
-    canvas.setFillColorRGB(0.45, 0.45, 0.48)
-    canvas.setFont(text.REGULAR, 5.5)
+    canvas.setFillColorRGB(*INK)
+    canvas.setFont(text.REGULAR, 6)
     canvas.drawCentredString(w / 2, s + 1, card.text or f"low {RANK_ORDER} high")

@@ -131,6 +131,8 @@ class Prepared:
 
 
 _new = tuple.__new__  # builds a NamedTuple without its keyword-handling constructor, in hot loops
+#: a number, alone or with its sign, unit sign or fraction: kept on one line with the next word
+_NUMBER = re.compile(r"^[+−-]?\d+(?:[.,/]\d+)?[%×]?$")
 
 
 def _style(run: Run) -> str:
@@ -173,7 +175,12 @@ def prepare(runs: list[Run], chain: FontChain) -> Prepared:
                 missing.update(dict.fromkeys(c for c in part if c != " "))
                 font = chain.fonts(style)[0]
             for i, chunk in enumerate(part.split(" ")):
-                if i:
+                if i and pieces and _NUMBER.match(pieces[-1].text) and chunk:
+                    # a number and what it counts stay on one line ("7 links", "5 ×")
+                    space = width1(" ", pieces[-1].font)
+                    pieces.append(_new(Piece, (" ", pieces[-1].font, pieces[-1].color, space, "")))
+                    width += space
+                elif i:
                     end_word()
                 if chunk:
                     w = width1(chunk, font)

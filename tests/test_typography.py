@@ -1,0 +1,92 @@
+"""Typography of the bundled decks: sizes, contrast, characters, numbers kept with their units."""
+from __future__ import annotations
+
+import re
+
+import pypdfium2 as pdfium
+import pypdfium2.raw as pdfium_c
+import pytest
+import yaml
+
+from cardgen.build import BuildSettings, build_decks, deck_faces, prepare
+from cardgen.colors import contrast
+from cardgen.deck import DECKS_DIR, load_deck
+from cardgen.render import rich
+from cardgen.render.fonts import FontChain
+from cardgen.sheets import load_template
+
+BUNDLED = [("common-carrier", {}), ("dotcombust", {}), ("clusterfuck", {"standard_deck": "true"})]
+
+
+@pytest.mark.parametrize("deck, options", BUNDLED)
+def test_nothing_printed_on_a_bundled_deck_is_smaller_than_6_pt(tmp_path, deck, options):
+    build_decks([deck], tmp_path, BuildSettings(options=options))
+    smallest = 99.0
+    for path in tmp_path.glob("*.pdf"):
+        pdf = pdfium.PdfDocument(str(path))
+        for page in pdf:
+            textpage = page.get_textpage()
+            for i in range(textpage.count_chars()):
+                if textpage.get_text_range(i, 1).strip():
+                    smallest = min(smallest, pdfium_c.FPDFText_GetFontSize(textpage.raw, i))
+    assert smallest >= 6.0 - 1e-6, smallest
+
+
+def _background(ops, index, x, y):
+    """The fill under (x, y) when op ``index`` is drawn: the last filled shape there, else white paper."""
+    fill = (1.0, 1.0, 1.0)
+    for op in ops[:index]:
+        if op[0] in ("rect", "ellipse") and op[5] is not None:
+            left, bottom, w, h = op[1:5]
+            if left <= x <= left + w and bottom <= y <= bottom + h:
+                fill = op[5]
+    return fill
+
+
+@pytest.mark.parametrize("deck, options", BUNDLED + [("examples/argonauts/argonauts.yaml", {})])
+def test_text_has_a_contrast_of_at_least_4_5_to_1_against_its_background(deck, options):
+    from conftest import ROOT
+
+    name = str(ROOT / deck) if deck.endswith(".yaml") else deck
+    built = prepare(load_deck(name), BuildSettings(options=options))
+    faces = deck_faces(built, load_template("letter-10up"))
+    for card in built.cards:
+        for key in (faces.face(card), faces.back(card)):
+            ops = getattr(faces.drawings[key], "ops", None)
+            for i, op in enumerate(ops or []):
+                if op[0] == "text":
+                    _, x, baseline, _, size, color, words = op
+                    ratio = contrast(color, _background(ops, i, x + 0.5, baseline + size * 0.3))
+                    assert ratio >= 4.5, (deck, key, words, round(ratio, 2))
+
+
+@pytest.mark.parametrize("path", sorted(DECKS_DIR.glob("*.yaml")), ids=lambda p: p.stem)
+def test_bundled_deck_texts_use_typographic_characters(path):
+    data = yaml.safe_load(path.read_text(encoding="utf-8"))
+
+    def strings(node):
+        if isinstance(node, str):
+            yield node
+        elif isinstance(node, dict):
+            for value in node.values():
+                yield from strings(value)
+        elif isinstance(node, list):
+            for value in node:
+                yield from strings(value)
+
+    data.pop("layouts", None)  # geometry, not printed text
+    for text in strings(data):
+        assert " - " not in text and "..." not in text, text  # an en dash, an ellipsis
+        assert not re.search(r"\d x \d", text), text  # a multiplication sign
+
+
+def test_a_number_and_the_word_after_it_never_split_across_lines():
+    from cardgen.colors import parse_color_expr
+
+    text = rich.prepare(rich.parse("a target of 7 links on a 5 × 5 board, 12 points", set(), parse_color_expr),
+                        FontChain())
+    for width in range(40, 260, 3):
+        for words, _ in rich.wrap(text, 9, width):
+            if words:
+                last = "".join(p.text for p in words[-1].pieces)
+                assert not re.fullmatch(r"\d+", last.split(" ")[-1]), (width, last)
