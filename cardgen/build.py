@@ -51,6 +51,8 @@ class BuildSettings:
     backs_at_end: bool = False
     #: "full" backs, or "light": outline art on white (the built-in back only)
     ink: str = "full"
+    #: crop marks on the backs pages too
+    back_marks: bool = False
 
 
 @dataclass(frozen=True)
@@ -118,7 +120,7 @@ def deck_faces(deck: Deck, template: SheetTemplate) -> Faces:
     """The deck's drawings at the card size of ``template`` (portrait decks stand the card up)."""
     width, height = ((template.card_width, template.card_height) if deck.landscape
                      else (template.card_height, template.card_width))
-    return Faces(deck, width, height, template.bleed)
+    return Faces(deck, width, height, template.art_bleed)
 
 
 def prepare_decks(names: Sequence[str], settings: BuildSettings) -> list[Deck]:
@@ -379,7 +381,8 @@ def write_output(deck: Deck, output: Output, template: SheetTemplate, settings: 
     drawings, placed = face_drawings(output.cards, faces)
     printing = Printing(template, settings.duplex, (mm(settings.back_offset[0]), mm(settings.back_offset[1])),
                         (mm(settings.front_offset[0]), mm(settings.front_offset[1])),
-                        portrait=not deck.landscape, backs_at_end=settings.backs_at_end)
+                        portrait=not deck.landscape, backs_at_end=settings.backs_at_end,
+                        back_marks=settings.back_marks)
     who = f" – {output.player.name}" if output.player else " – shared cards" if output.owner == -1 and \
         deck.per_player else ""
     flip = "fronts only" if settings.duplex == "off" else \

@@ -120,6 +120,8 @@ def _settings(colors=(), gray="all", players=None, options=(), **fields):
 @click.option("--ink", type=click.Choice(INK_MODES), default=INK_MODES[0], show_default=True,
               help="full: backs in the deck's colours; light: outline art on white, a few per cent of the "
                    "ink (for the built-in back).")
+@click.option("--back-crop-marks", "back_marks", is_flag=True,
+              help="Crop marks on the backs pages too, for cutting from the back.")
 @click.option("--backs-at-end", is_flag=True,
               help="All fronts pages first, then all backs pages, for printers without duplex: print the "
                    "fronts, turn the stack over as your --duplex flip says, and print the backs.")

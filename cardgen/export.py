@@ -81,15 +81,16 @@ def _write(target: Path, printing: Printing, drawings: Mapping[str, Drawer], car
         else:
             define_art_form(canvas, item, name)
     use_art_forms(canvas, art_forms)
+    bleed = t.art_bleed
     for key in used:
-        canvas.beginForm(forms[key], -t.bleed, -t.bleed, card_w + t.bleed, card_h + t.bleed)
+        canvas.beginForm(forms[key], -bleed, -bleed, card_w + bleed, card_h + bleed)
         drawings[key](canvas, card_w, card_h)
         canvas.endForm()
     pages = impose(cards, printing)
     for page in pages:
         for placement in page.placements:
-            _place(canvas, placement.slot, forms[placement.key], t.bleed)
-        if page.side == "fronts":
+            _place(canvas, placement.slot, forms[placement.key], t.slot_bleed(placement.slot))
+        if page.side == "fronts" or printing.back_marks:
             _crop_marks(canvas, t)
         _label(canvas, t, f"{info.label} · sheet {page.sheet + 1}/{page.sheets} · {page.side}")
         canvas.showPage()
@@ -106,11 +107,13 @@ def _version() -> str:
         return "(not installed)"
 
 
-def _place(canvas: Canvas, slot: Slot, form: str, bleed: float) -> None:
-    """Put the drawing ``form`` in ``slot``, turned as the slot says, clipped to the trim box plus bleed."""
+def _place(canvas: Canvas, slot: Slot, form: str, bleed: tuple[float, float, float, float]) -> None:
+    """Put the drawing ``form`` in ``slot``, turned as the slot says, clipped to the trim box plus
+    the bleed each side of the slot may show (left, bottom, right, top)."""
+    left, bottom, right, top = bleed
     canvas.saveState()
     path = canvas.beginPath()
-    path.rect(slot.x - bleed, slot.y - bleed, slot.width + 2 * bleed, slot.height + 2 * bleed)
+    path.rect(slot.x - left, slot.y - bottom, slot.width + left + right, slot.height + bottom + top)
     canvas.clipPath(path, stroke=0, fill=0)
     canvas.translate(slot.x, slot.y)
     # the drawing's box, turned, must cover the slot: move its origin to the corner it turns onto
@@ -135,7 +138,7 @@ def _label(canvas: Canvas, template: SheetTemplate, words: str) -> None:
     """The page label in the bottom margin: at least LABEL_EDGE from the paper's edge (outside
     most printers' unprintable margin), clear of the cards and crop marks, in pure black."""
     left, bottom, right, _ = template.card_area()
-    room_top = bottom - template.bleed - 2.0
+    room_top = bottom - template.art_bleed - 2.0
     if room_top < LABEL_EDGE + LABEL_SIZE:
         return  # no margin to print in
     marks = sorted({x1 for x1, _, x2, _ in template.crop_marks() if x1 == x2})

@@ -97,9 +97,9 @@ cards:
 
 def test_elements_sit_where_their_boxes_say_measured_from_the_top_left(tmp_path):
     ops = ops_of(deck_file(tmp_path, LAYOUT_DECK), "a")
-    w, h = LETTER.card_width, LETTER.card_height
+    w, h, b = LETTER.card_width, LETTER.card_height, LETTER.art_bleed
     band = next(op for op in ops if op[0] == "rect" and op[5] == (1.0, 0.0, 0.0))
-    assert band[1:5] == pytest.approx((0, h * 0.75, w, h * 0.25))
+    assert band[1:5] == pytest.approx((-b, h * 0.75, w + 2 * b, h * 0.25 + b))  # into the bleed
     badge = next(op for op in ops if op[0] == "ellipse")
     # anchored at its right-middle: the right edge 3 mm in, centred on the card's height
     assert badge[1] + badge[3] == pytest.approx(w - mm(3))
@@ -115,6 +115,7 @@ def test_backgrounds_marked_bleed_reach_into_the_templates_bleed(tmp_path):
     ops = ops_of(deck_file(tmp_path, LAYOUT_DECK), "a", "letter-8up-gaps")
     band = next(op for op in ops if op[0] == "rect" and op[5] == (1.0, 0.0, 0.0))
     b = template.bleed
+    assert template.art_bleed == b
     # the top, left and right sides lie on the trim and grow; the bottom side is inside the card
     assert band[1:5] == pytest.approx((-b, template.card_height * 0.75, template.card_width + 2 * b,
                                        template.card_height * 0.25 + b))

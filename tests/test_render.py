@@ -6,6 +6,7 @@ import pytest
 
 from cardgen.build import BuildSettings, build_decks
 from cardgen.sheets import load_template
+from cardgen.units import mm
 
 SCALE = 2.0  # pixels per point
 
@@ -50,3 +51,17 @@ def test_back_page_is_tinted_with_the_players_colour(tmp_path):
         image = render_page(tmp_path / f"common-carrier-{player}.pdf", 1)
         s = template.back_slot(0, "long")
         assert close(pixel(image, template, s.x + 3, s.y + 3), colour)
+
+
+def test_a_page_placed_1mm_off_shows_card_art_not_white_past_the_outside_edges(tmp_path):
+    build_decks(["dotcombust"], tmp_path, BuildSettings())
+    template = load_template("letter-10up")
+    image = render_page(tmp_path / "dotcombust.pdf", 0)
+    s = template.front_slot(0)
+    band_y = s.y + s.height - 5  # inside the title band
+    band = pixel(image, template, s.x + 3, band_y)  # the band's left end, left of the code badge
+    # 1 mm and 2.5 mm beyond the left trim, in the page margin: still the band's colour
+    for outside in (mm(1), mm(2.5)):
+        assert close(pixel(image, template, s.x - outside, band_y), band), outside
+    # above the top trim too
+    assert close(pixel(image, template, s.x + s.width - 10, s.y + s.height + mm(1)), band)

@@ -159,3 +159,28 @@ def test_a_front_offset_moves_every_front_and_no_back():
     for a, b in zip(plain[0].placements, moved[0].placements):
         assert (b.slot.x - a.slot.x, b.slot.y - a.slot.y) == pytest.approx((mm(1), mm(-0.5)), abs=1e-9)
     assert plain[1] == moved[1]
+
+
+# --- bleed where the stock has room ----------------------------------------------------
+
+def test_outside_edges_of_10up_cards_bleed_into_the_margins_and_touching_edges_do_not():
+    letter = load_template("letter-10up")
+    left, bottom, right, top = letter.slot_bleed(letter.front_slot(0))
+    assert (left, bottom, right, top) == pytest.approx((mm(3), 0, 0, mm(3)))
+    assert letter.slot_bleed(letter.front_slot(9)) == pytest.approx((0, mm(3), mm(3), 0))
+    a4 = load_template("a4-10up")
+    # the 10 mm column gap: 3 mm each side (there is room for 5)
+    assert a4.slot_bleed(a4.front_slot(0))[2] == pytest.approx(mm(3))
+    assert a4.slot_bleed(a4.front_slot(1))[0] == pytest.approx(mm(3))
+    assert a4.slot_bleed(a4.front_slot(2))[3] == 0  # rows touch
+
+
+def test_templates_with_gaps_bleed_their_own_bleed_all_round():
+    t = load_template("a4-8up-gaps")
+    assert all(side == pytest.approx(t.bleed) for slot in t.slots() for side in t.slot_bleed(slot))
+
+
+def test_the_backs_page_bleeds_by_where_each_back_sits_on_it():
+    t = load_template("letter-10up")
+    back = t.back_slot(0, "long")  # the first card's back is in the right column of the backs page
+    assert t.slot_bleed(back) == pytest.approx((0, 0, mm(3), mm(3)))

@@ -14,9 +14,11 @@ from pathlib import Path
 
 from ..errors import CardgenError
 from ..resources import bundled, bundled_names
-from ..units import parse_length
+from ..units import mm, parse_length
 
 DEFAULT_SHEET = "letter-10up"
+#: art past the trim on stock that declares no bleed (pre-cut business-card stock), where there is room
+OUTER_BLEED = mm(3)
 #: the flips that print backs, and "off" for fronts only
 BACK_FLIPS = ("long", "short")
 DUPLEX_MODES = (*BACK_FLIPS, "off")
@@ -119,6 +121,40 @@ class SheetTemplate:
                         front.width, front.height, 180)
         raise ValueError(f"duplex mode {duplex!r} has no backs")
 
+    @property
+    def art_bleed(self) -> float:
+        """How far beyond the trim card art is drawn: the most any slot's side may show."""
+        return max(max(self.slot_bleed(slot)) for slot in self.slots())
+
+    def slot_bleed(self, slot: Slot) -> tuple[float, float, float, float]:
+        """How far art may show past each side of ``slot`` (left, bottom, right, top), by where it sits.
+
+        A side that touches the next card gets none (nothing changes between
+        touching cards); a side facing a gap gets half the gap, and one facing
+        the page's margin the margin, each at most the template's bleed, or
+        OUTER_BLEED for stock with none, so a page the printer places a
+        little off the perforations shows art, not a white sliver.
+        """
+        cap = self.bleed or OUTER_BLEED
+        right_margin = self.page_width - self.margin_left - self.columns * self.card_width \
+            - (self.columns - 1) * self.gap_column
+        bottom_margin = self.page_height - self.margin_top - self.rows * self.card_height \
+            - (self.rows - 1) * self.gap_row
+
+        def side(first: bool, last: bool, near: float, far: float, gap: float, at_near: bool) -> float:
+            if at_near:
+                room = near if first else gap / 2
+            else:
+                room = far if last else gap / 2
+            return max(0.0, min(cap, room))
+
+        first_col, last_col = slot.column == 0, slot.column == self.columns - 1
+        top_row, bottom_row = slot.row == 0, slot.row == self.rows - 1
+        return (side(first_col, last_col, self.margin_left, right_margin, self.gap_column, True),
+                side(top_row, bottom_row, self.margin_top, bottom_margin, self.gap_row, False),
+                side(first_col, last_col, self.margin_left, right_margin, self.gap_column, False),
+                side(top_row, bottom_row, self.margin_top, bottom_margin, self.gap_row, True))
+
     def card_area(self) -> tuple[float, float, float, float]:
         """The box all trim boxes fill: (left, bottom, right, top)."""
         slots = self.slots()
@@ -133,7 +169,7 @@ class SheetTemplate:
         over one.
         """
         left, bottom, right, top = self.card_area()
-        gap = clearance + self.bleed
+        gap = clearance + self.art_bleed
         xs = sorted({round(s.x, 4) for s in self.slots()} | {round(s.x + s.width, 4) for s in self.slots()})
         ys = sorted({round(s.y, 4) for s in self.slots()} | {round(s.y + s.height, 4) for s in self.slots()})
         marks = []
@@ -172,6 +208,8 @@ class Printing:
     portrait: bool = False
     #: all fronts pages first, then all backs pages (for printing the backs by hand)
     backs_at_end: bool = False
+    #: crop marks on the backs pages too (cutting from the back)
+    back_marks: bool = False
 
     @property
     def sides(self) -> tuple[str, ...]:
