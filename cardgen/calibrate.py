@@ -1,70 +1,218 @@
-"""A calibration sheet for measuring a printer's duplex misregistration.
+"""A calibration sheet: where the printer puts the fronts, the backs, and at what scale.
 
-The fronts page has a crosshair at the centre of every slot; the backs page
-has millimetre rulers crossing at the same place seen from the back. Print it
-duplex, hold it against a light, and read where the front's crosshair falls
-on the back's rulers: those two readings are the ``--back-offset X,Y``.
+Printed duplex on the real stock at 100 %:
+
+- **Fronts against the stock.** Millimetre rulers cross every cut line of
+  the template (the stock's perforations) with their 0 on the line. Where a
+  perforation crosses a horizontal ruler, the number read there is X of
+  ``--front-offset X,Y``; on a vertical ruler, Y (+X right, +Y up).
+- **Scale.** A 100 mm bar: measured with a real ruler it must be 100 mm, or
+  the printer is scaling the page ("fit to page" is on).
+- **Backs against the fronts.** A crosshair at the centre of every front;
+  millimetre rulers behind it on the backs page. Held against a light, where
+  the cross falls on the rulers is ``--back-offset X,Y``.
+
+Everything is drawn on the page itself (not clipped to card slots) since the
+front rulers reach across the cut lines.
 """
 from __future__ import annotations
 
 from pathlib import Path
 
-from .export import PdfInfo, write_pdf
+from reportlab.pdfgen.canvas import Canvas
+
+from .errors import CardgenError
+from .files import atomic_path
 from .render import text
-from .sheets import PlacedCard, Printing, SheetTemplate
+from .sheets import SheetTemplate
 from .units import mm
 
-RULER_MM = 8
+#: the rulers read from -RULER_MM to +RULER_MM millimetres
+RULER_MM = 10
+SCALE_BAR_MM = 100
+INK = (0.0, 0.0, 0.0)
+RED = (0.8, 0.0, 0.0)
+LABEL = 6.0
 
 
 def write_calibration(path: Path, template: SheetTemplate, duplex: str) -> int:
-    """Write the two-page calibration PDF; returns its page count."""
+    """Write the two-page calibration PDF (fronts, then backs); returns its page count."""
     if duplex == "off":
-        from .errors import CardgenError
-
         raise CardgenError("calibration needs a duplex mode: --duplex long or short")
-    drawings = {"cross": _cross, "ruler": _ruler_upright if duplex == "long" else _ruler_turned}
-    cards = [PlacedCard("cross", "ruler")] * template.per_sheet
-    info = PdfInfo(title="cardgen calibration", subject=f"duplex calibration sheet for {template.name}",
-                   label=f"calibration for {template.name}, {duplex}-edge flip")
-    return write_pdf(path, Printing(template, duplex), drawings, cards, info)
+    text.register_fonts()
+    with atomic_path(path) as tmp:
+        canvas = Canvas(str(tmp), pagesize=(template.page_width, template.page_height), invariant=1,
+                        pageCompression=1, pdfVersion=(1, 7), initialFontName=text.REGULAR,
+                        initialFontSize=LABEL)
+        canvas.setTitle("cardgen calibration")
+        canvas.setAuthor("cardgen")
+        canvas.setSubject(f"printer calibration for {template.name}, {duplex}-edge flip; print at 100 %")
+        canvas.setCreator("cardgen")
+        canvas.setViewerPreference("PrintScaling", "None")
+        canvas.setViewerPreference("Duplex", "DuplexFlipLongEdge" if duplex == "long" else "DuplexFlipShortEdge")
+        fronts_page(canvas, template)
+        canvas.showPage()
+        backs_page(canvas, template, duplex)
+        canvas.showPage()
+        canvas.save()
+    return 2
 
 
-def _cross(canvas, w, h) -> None:
-    cx, cy = w / 2, h / 2
-    canvas.setLineWidth(0.5)
-    canvas.setStrokeColorRGB(0.8, 0, 0)
+def cut_lines(template: SheetTemplate) -> tuple[list[float], list[float]]:
+    """The x of every vertical and the y of every horizontal cut line (card edges), in points."""
+    slots = template.slots()
+    xs = sorted({round(s.x, 3) for s in slots} | {round(s.x + s.width, 3) for s in slots})
+    ys = sorted({round(s.y, 3) for s in slots} | {round(s.y + s.height, 3) for s in slots})
+    return xs, ys
+
+
+def fronts_page(canvas: Canvas, template: SheetTemplate) -> None:
+    xs, ys = cut_lines(template)
+    slots = template.slots()
+    # horizontal rulers across each vertical cut line, in the middle of the top and bottom rows
+    rows = sorted({s.y + s.height / 2 for s in slots})
+    for x in xs:
+        for y in (rows[0], rows[-1]):
+            horizontal_ruler(canvas, x, y, *_reach(x, xs, template.page_width))
+    # vertical rulers across each horizontal cut line, a third of the way into each column
+    columns = sorted({s.x + s.width / 3 for s in slots})
+    for y in ys:
+        for x in columns:
+            vertical_ruler(canvas, x, y, *_reach(y, ys, template.page_height))
+    for slot in slots:
+        crosshair(canvas, slot.x + slot.width / 2, slot.y + slot.height / 2)
+    left, bottom, right, top = template.card_area()
+    scale_bar(canvas, (template.page_width - mm(SCALE_BAR_MM)) / 2, max(mm(7), bottom / 2 - 4))
+    _say(canvas, template, top, [
+        "1  Fronts: where each perforation crosses a ruler, read the number (mm).",
+        "   Horizontal rulers give X, vertical ones Y: build with --front-offset X,Y",
+        "2  The bar must measure 100 mm; if not, print at 100 % (no fit to page).",
+        "3  Hold to a light: the back's rulers under each red cross give --back-offset X,Y",
+    ])
+
+
+def backs_page(canvas: Canvas, template: SheetTemplate, duplex: str) -> None:
+    for index in range(template.per_sheet):
+        slot = template.back_slot(index, duplex)
+        cx, cy = slot.x + slot.width / 2, slot.y + slot.height / 2
+        canvas.saveState()
+        if slot.rotation == 180:
+            # short-edge backs are turned: turn the ruler back so its labels read upright once flipped
+            canvas.translate(2 * cx, 2 * cy)
+            canvas.rotate(180)
+        back_rulers(canvas, cx, cy)
+        canvas.restoreState()
+    _, _, _, top = template.card_area()
+    _say(canvas, template, top, ["Backs: read the front's red cross on these rulers (mm, +X right, +Y up),",
+                                 "then build with --back-offset X,Y"])
+
+
+#: rulers stop this far from the paper's edge, outside most printers' unprintable margin
+PAGE_EDGE = mm(5)
+
+
+def _reach(at: float, lines: list[float], page: float) -> tuple[int, int]:
+    """How many millimetres a ruler with its 0 on the cut line ``at`` runs each way: at most
+    RULER_MM, short of the paper's edge, and short of the next cut line's ruler (the A4 column gap)."""
+    before = max([line for line in lines if line < at - 0.01], default=None)
+    after = min([line for line in lines if line > at + 0.01], default=None)
+    low_room = (at - before) / 2 - mm(1) if before is not None else at - PAGE_EDGE
+    high_room = (after - at) / 2 - mm(1) if after is not None else page - PAGE_EDGE - at
+    return -min(RULER_MM, int(low_room / mm(1))), min(RULER_MM, int(high_room / mm(1)))
+
+
+#: the 0 tick is this long: the other ticks are 1 mm (2 mm every 5 mm), so the 0 stands out
+ZERO_TICK = mm(7)
+
+
+def horizontal_ruler(canvas: Canvas, x0: float, y: float, low: int = -RULER_MM, high: int = RULER_MM) -> None:
+    """A ruler along y from ``low`` to ``high`` mm, its 0 at x0, numbered +X to the right."""
+    canvas.saveState()
+    _ink(canvas, INK, 0.35)
+    canvas.line(x0 + mm(low), y, x0 + mm(high), y)
+    for k in range(low, high + 1):
+        tall = ZERO_TICK if k == 0 else mm(2) if k % 5 == 0 else mm(1)
+        canvas.line(x0 + mm(k), y, x0 + mm(k), y + tall)
+        if k % 5 == 0:
+            _label(canvas, f"{k:+d}" if k else "0", x0 + mm(k), y - LABEL - 1, "center")
+    canvas.restoreState()
+
+
+def vertical_ruler(canvas: Canvas, x: float, y0: float, low: int = -RULER_MM, high: int = RULER_MM) -> None:
+    """A ruler along x from ``low`` to ``high`` mm, its 0 at y0, numbered +Y upwards."""
+    canvas.saveState()
+    _ink(canvas, INK, 0.35)
+    canvas.line(x, y0 + mm(low), x, y0 + mm(high))
+    for k in range(low, high + 1):
+        tall = ZERO_TICK if k == 0 else mm(2) if k % 5 == 0 else mm(1)
+        canvas.line(x, y0 + mm(k), x + tall, y0 + mm(k))
+        if k % 5 == 0:
+            _label(canvas, f"{k:+d}" if k else "0", x - 2, y0 + mm(k) - LABEL * 0.35, "right")
+    canvas.restoreState()
+
+
+def crosshair(canvas: Canvas, cx: float, cy: float) -> None:
+    canvas.saveState()
+    _ink(canvas, RED, 0.5)
     canvas.line(cx - mm(RULER_MM + 2), cy, cx + mm(RULER_MM + 2), cy)
-    canvas.line(cx, cy - mm(RULER_MM + 2), cx, cy + mm(RULER_MM + 2))
+    canvas.line(cx, cy - mm(RULER_MM - 2), cx, cy + mm(RULER_MM - 2))
     canvas.circle(cx, cy, mm(1), stroke=1, fill=0)
-    canvas.setFillColorRGB(0.3, 0.3, 0.3)
-    canvas.setFont(text.REGULAR, 6.5)
-    canvas.drawCentredString(cx, 10, "Print duplex at 100 %, hold to a light, read this cross on the back's rulers.")
+    canvas.restoreState()
 
 
-def _ruler_turned(canvas, w, h) -> None:
-    """Short-edge backs are placed turned 180 degrees: turn back so labels read upright."""
-    canvas.translate(w, h)
-    canvas.rotate(180)
-    _ruler_upright(canvas, w, h)
-
-
-def _ruler_upright(canvas, w, h) -> None:
-    cx, cy = w / 2, h / 2
-    canvas.setStrokeColorRGB(0, 0, 0)
-    canvas.setFillColorRGB(0, 0, 0)
-    canvas.setLineWidth(0.4)
-    canvas.line(cx - mm(RULER_MM), cy, cx + mm(RULER_MM), cy)
-    canvas.line(cx, cy - mm(RULER_MM), cx, cy + mm(RULER_MM))
-    canvas.setFont(text.REGULAR, 5)
+def back_rulers(canvas: Canvas, cx: float, cy: float) -> None:
+    """Two crossing rulers, labelled every 5 mm on the outside of each so no label overlaps another."""
+    canvas.saveState()
+    _ink(canvas, INK, 0.35)
+    span = mm(RULER_MM)
+    canvas.line(cx - span, cy, cx + span, cy)
+    canvas.line(cx, cy - span, cx, cy + span)
     for k in range(-RULER_MM, RULER_MM + 1):
         tick = mm(1.6) if k % 5 == 0 else mm(0.8)
         canvas.line(cx + mm(k), cy - tick, cx + mm(k), cy + tick)
         canvas.line(cx - tick, cy + mm(k), cx + tick, cy + mm(k))
-        if abs(k) >= 4 and k % 2 == 0:
-            canvas.drawCentredString(cx + mm(k), cy - mm(3.5), str(k))
-            canvas.drawString(cx + mm(2.2), cy + mm(k) - 1.7, str(k))
-    canvas.setFont(text.BOLD, 6.5)
-    canvas.drawCentredString(cx, h - 14, "X: read the front's cross on the horizontal ruler (mm, + right)")
-    canvas.drawCentredString(cx, h - 22, "Y: read it on the vertical ruler (mm, + up)")
-    canvas.drawCentredString(cx, 10, "then build with --back-offset X,Y")
+        if k % 5 == 0 and k:
+            # X numbers above the horizontal ruler, Y numbers left of the vertical one: never in each other's way
+            _label(canvas, f"{k:+d}", cx + mm(k), cy + tick + 1, "center")
+            _label(canvas, f"{k:+d}", cx - tick - 1.5, cy + mm(k) - LABEL * 0.35, "right")
+    _label(canvas, "X", cx + span + 3, cy - LABEL * 0.35, "left")
+    _label(canvas, "Y", cx - LABEL * 0.3, cy + span + 2, "left")
+    canvas.restoreState()
+
+
+def scale_bar(canvas: Canvas, x: float, y: float) -> None:
+    """A bar exactly SCALE_BAR_MM long with a tick every 10 mm."""
+    canvas.saveState()
+    _ink(canvas, INK, 0.5)
+    canvas.line(x, y, x + mm(SCALE_BAR_MM), y)
+    for k in range(0, SCALE_BAR_MM + 1, 10):
+        canvas.line(x + mm(k), y, x + mm(k), y + (mm(2.5) if k in (0, SCALE_BAR_MM) else mm(1.2)))
+    _label(canvas, f"this bar is {SCALE_BAR_MM} mm at 100 %", x + mm(SCALE_BAR_MM) / 2, y + mm(2), "center")
+    canvas.restoreState()
+
+
+def _ink(canvas: Canvas, color, width: float) -> None:
+    canvas.setStrokeColorRGB(*color)
+    canvas.setFillColorRGB(*color)
+    canvas.setLineWidth(width)
+
+
+def _label(canvas: Canvas, words: str, x: float, y: float, align: str) -> None:
+    canvas.setFont(text.REGULAR, LABEL)
+    {"center": canvas.drawCentredString, "right": canvas.drawRightString, "left": canvas.drawString}[align](
+        x, y, words)
+
+
+def _say(canvas: Canvas, template: SheetTemplate, card_top: float, lines: list[str]) -> None:
+    """Instructions in the top margin, if it has room."""
+    room = template.page_height - card_top
+    if room < len(lines) * (LABEL + 2) + mm(6):
+        return
+    canvas.saveState()
+    canvas.setFillColorRGB(*INK)
+    canvas.setFont(text.REGULAR, LABEL)
+    y = template.page_height - mm(6) - LABEL
+    for line in lines:
+        canvas.drawString(mm(12), y, line)
+        y -= LABEL + 2
+    canvas.restoreState()

@@ -158,7 +158,7 @@ def test_a_front_offset_moves_every_front_and_no_back():
     moved = impose(cards, Printing(template, front_offset=(mm(1), mm(-0.5))))
     for a, b in zip(plain[0].placements, moved[0].placements):
         assert (b.slot.x - a.slot.x, b.slot.y - a.slot.y) == pytest.approx((mm(1), mm(-0.5)), abs=1e-9)
-    assert plain[1] == moved[1]
+    assert len(plain) == len(moved)
 
 
 # --- bleed where the stock has room ----------------------------------------------------
@@ -184,3 +184,15 @@ def test_the_backs_page_bleeds_by_where_each_back_sits_on_it():
     t = load_template("letter-10up")
     back = t.back_slot(0, "long")  # the first card's back is in the right column of the backs page
     assert t.slot_bleed(back) == pytest.approx((0, 0, mm(3), mm(3)))
+
+
+@pytest.mark.parametrize("duplex, expected", [("long", (-1.0, -0.5)), ("short", (1.0, 0.5))])
+def test_backs_follow_the_fronts_onto_the_cards_when_the_fronts_are_moved(duplex, expected):
+    template = load_template("letter-10up")
+    cards = [PlacedCard(f"f{i}", f"b{i}") for i in range(10)]
+    plain = impose(cards, Printing(template, duplex))[1]
+    moved = impose(cards, Printing(template, duplex, front_offset=(mm(1), mm(-0.5))))[1]
+    for a, b in zip(plain.placements, moved.placements):
+        dx, dy = (b.slot.x - a.slot.x) / mm(1), (b.slot.y - a.slot.y) / mm(1)
+        # exact to 0.01 mm: seen from the back, a front moved right is a back moved left (long-edge flip)
+        assert (dx, dy) == pytest.approx(expected, abs=0.01)

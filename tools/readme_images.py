@@ -36,6 +36,20 @@ def main() -> None:
     side_by_side(pages("dotcombust.pdf", [2]) + pages("clusterfuck.pdf", [0])).save(
         OUT / "dotcombust-clusterfuck.png", optimize=True)
     argonauts()
+    calibration()
+
+
+def calibration() -> None:
+    """README's calibration picture: the fronts page (rulers across the cut lines) and the backs page."""
+    import tempfile
+
+    from cardgen.calibrate import write_calibration
+    from cardgen.sheets import load_template
+
+    with tempfile.TemporaryDirectory() as tmp:
+        write_calibration(Path(tmp) / "calibration.pdf", load_template("letter-10up"), "long")
+        fronts, backs = pages("calibration.pdf", [0, 1], Path(tmp), 0.75)
+    side_by_side([fronts, backs]).save(OUT / "calibration.png", optimize=True)
 
 
 def argonauts() -> None:

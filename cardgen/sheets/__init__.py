@@ -215,6 +215,14 @@ class Printing:
     def sides(self) -> tuple[str, ...]:
         return ("fronts",) if self.duplex == "off" else ("fronts", "backs")
 
+    @property
+    def back_offset_total(self) -> tuple[float, float]:
+        """Where the backs go: their own offset, plus the fronts' as seen from the back (the backs
+        follow the cards the fronts were moved onto). Long-edge flip mirrors x, short-edge y."""
+        fx, fy = self.front_offset
+        bx, by = self.back_offset
+        return (bx - fx, by + fy) if self.duplex == "long" else (bx + fx, by - fy)
+
 
 @dataclass(frozen=True)
 class Placement:
@@ -243,6 +251,7 @@ def impose(cards: Sequence[PlacedCard], printing: Printing) -> list[Page]:
     t = printing.template
     per = t.per_sheet
     sheets = max(1, -(-len(cards) // per))
+    back_offset = printing.back_offset_total
     turn = 90 if printing.portrait else 0
     order = [(sheet, side) for sheet in range(sheets) for side in printing.sides]
     if printing.backs_at_end:
@@ -256,7 +265,7 @@ def impose(cards: Sequence[PlacedCard], printing: Printing) -> list[Page]:
                 slot = t.front_slot(index, printing.front_offset)
                 key: str | None = card.face
             else:
-                slot = t.back_slot(index, printing.duplex, printing.back_offset)
+                slot = t.back_slot(index, printing.duplex, back_offset)
                 key = card.back
             if key is not None:
                 placements.append(Placement(replace(slot, rotation=(slot.rotation + turn) % 360), key))
