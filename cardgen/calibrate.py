@@ -81,7 +81,7 @@ def fronts_page(canvas: Canvas, template: SheetTemplate) -> None:
             vertical_ruler(canvas, x, y, *_reach(y, ys, template.page_height))
     for slot in slots:
         crosshair(canvas, slot.x + slot.width / 2, slot.y + slot.height / 2)
-    left, bottom, right, top = template.card_area()
+    _, bottom, _, top = template.card_area()
     scale_bar(canvas, (template.page_width - mm(SCALE_BAR_MM)) / 2, max(mm(7), bottom / 2 - 4))
     _say(canvas, template, top, [
         "1  Fronts: where each perforation crosses a ruler, read the number (mm).",
