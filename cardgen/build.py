@@ -53,6 +53,8 @@ class BuildSettings:
     ink: str = "full"
     #: crop marks on the backs pages too
     back_marks: bool = False
+    #: every deck and player of the build in one PDF, sharing sheets
+    one_pdf: bool = False
 
 
 @dataclass(frozen=True)
@@ -109,11 +111,43 @@ def build_decks(names: Sequence[str], out_dir: Path, settings: BuildSettings) ->
                 raise DeckUnplayable(deck, errors)
             warnings = [f for f in findings if f.severity != "error"]
         results.append(BuildResult(deck, plan_outputs(deck, out_dir), [], warnings, faces))
+    if settings.one_pdf:
+        return [write_one_pdf(results, out_dir, template, settings)]
     for result in results:
         assert result.faces is not None
         for output in result.outputs:
             result.pages.append(write_output(result.deck, output, template, settings, result.faces))
     return results
+
+
+def write_one_pdf(results: list[BuildResult], out_dir: Path, template: SheetTemplate,
+                  settings: BuildSettings) -> BuildResult:
+    """Every deck and player of the build in one PDF, filling sheets one after another.
+
+    Backs are placed slot by slot, so cards of different decks or players can
+    share a sheet: the build prints as few sheets as its cards need.
+    """
+    drawings: dict = {}
+    placed: list[PlacedCard] = []
+    cards: list[Card] = []
+    for result in results:
+        assert result.faces is not None
+        for output in result.outputs:
+            own, own_placed = face_drawings(output.cards, result.faces)
+            prefix = f"{result.deck.id}/"
+            drawings.update({prefix + key: drawing for key, drawing in own.items()})
+            placed.extend(PlacedCard(prefix + p.face, prefix + p.back if p.back else None) for p in own_placed)
+            cards.extend(output.cards)
+    first = results[0].deck
+    name = first.id if len(results) == 1 else "cards"
+    names = " + ".join(r.deck.name for r in results)
+    printing = _printing(first, template, settings)
+    info = PdfInfo(title=names, author=first.author if len(results) == 1 and first.author else "cardgen",
+                   subject=_subject(template, settings), label=names)
+    path = out_dir / f"{name}.pdf"
+    pages = write_pdf(path, printing, drawings, placed, info)
+    warnings = [w for r in results for w in r.warnings]
+    return BuildResult(first, [Output(path, tuple(cards))], [pages], warnings)
 
 
 def deck_faces(deck: Deck, template: SheetTemplate) -> Faces:
@@ -379,15 +413,20 @@ def face_drawings(cards: tuple[Card, ...], faces: Faces) -> tuple[dict, list[Pla
 def write_output(deck: Deck, output: Output, template: SheetTemplate, settings: BuildSettings,
                  faces: Faces) -> int:
     drawings, placed = face_drawings(output.cards, faces)
-    printing = Printing(template, settings.duplex, (mm(settings.back_offset[0]), mm(settings.back_offset[1])),
-                        (mm(settings.front_offset[0]), mm(settings.front_offset[1])),
-                        portrait=not deck.landscape, backs_at_end=settings.backs_at_end,
-                        back_marks=settings.back_marks)
     who = f" – {output.player.name}" if output.player else " – shared cards" if output.owner == -1 and \
         deck.per_player else ""
+    info = PdfInfo(title=f"{deck.name}{who}", author=deck.author or "cardgen",
+                   subject=_subject(template, settings), label=f"{deck.name}{who}")
+    return write_pdf(output.path, _printing(deck, template, settings), drawings, placed, info)
+
+
+def _printing(deck: Deck, template: SheetTemplate, settings: BuildSettings) -> Printing:
+    return Printing(template, settings.duplex, (mm(settings.back_offset[0]), mm(settings.back_offset[1])),
+                    (mm(settings.front_offset[0]), mm(settings.front_offset[1])),
+                    portrait=not deck.landscape, backs_at_end=settings.backs_at_end, back_marks=settings.back_marks)
+
+
+def _subject(template: SheetTemplate, settings: BuildSettings) -> str:
     flip = "fronts only" if settings.duplex == "off" else \
         "backs at the end" if settings.backs_at_end else f"{settings.duplex}-edge duplex"
-    info = PdfInfo(title=f"{deck.name}{who}", author=deck.author or "cardgen",
-                   subject=f"print-and-play cards on {template.name} ({template.description}), {flip}; "
-                           f"print at 100 %", label=f"{deck.name}{who}")
-    return write_pdf(output.path, printing, drawings, placed, info)
+    return f"print-and-play cards on {template.name} ({template.description}), {flip}; print at 100 %"

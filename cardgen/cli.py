@@ -120,6 +120,9 @@ def _settings(colors=(), gray="all", players=None, options=(), **fields):
 @click.option("--ink", type=click.Choice(INK_MODES), default=INK_MODES[0], show_default=True,
               help="full: backs in the deck's colours; light: outline art on white, a few per cent of the "
                    "ink (for the built-in back).")
+@click.option("--one-pdf", is_flag=True,
+              help="Every deck and player of the build in one PDF (DECK.pdf, or cards.pdf for several "
+                   "decks), filling sheets one after another: the fewest sheets the cards need.")
 @click.option("--back-crop-marks", "back_marks", is_flag=True,
               help="Crop marks on the backs pages too, for cutting from the back.")
 @click.option("--backs-at-end", is_flag=True,
@@ -153,8 +156,13 @@ def list_() -> None:
     click.echo("Decks (as `cardgen build` prints them by default):")
     for deck in prepare_decks((), BuildSettings()):
         outputs = plan_outputs(deck, Path("."))
-        counts = sorted({o.count for o in outputs})
-        cards = f"{counts[0]} cards" + (f" per player, {len(outputs)} PDFs" if deck.per_player else "")
+        players = [o for o in outputs if o.player is not None]
+        if players:
+            shared = sum(o.count for o in outputs if o.player is None)
+            cards = f"{players[0].count} cards per player" + (f", {shared} shared" if shared else "") + \
+                f" ({len(outputs)} PDFs)"
+        else:
+            cards = f"{outputs[0].count} cards"
         click.echo(f"  {deck.id:16} {deck.name}: {cards}")
         if deck.options:
             click.echo(f"  {'':16} options: " + ", ".join(

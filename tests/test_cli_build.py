@@ -19,27 +19,38 @@ def test_build_common_carrier_gives_one_pdf_per_player_of_full_sheets(cli, tmp_p
     result = cli("build", "common-carrier", "--out", tmp_path)
     assert result.exit_code == 0, result.output
     pdfs = sorted(p.name for p in tmp_path.glob("*.pdf"))
-    assert pdfs == ["common-carrier-player-1.pdf", "common-carrier-player-2.pdf"]
-    # 40 cards + the reference card: 4 full sheets and one more, each fronts then backs
-    assert pdf_pages(tmp_path / pdfs[0]) == 10
-    assert "41 cards" in result.output
+    assert pdfs == ["common-carrier-player-1.pdf", "common-carrier-player-2.pdf", "common-carrier-shared.pdf"]
+    # 40 cards: 4 full sheets (the original's one sheet printed 4 times), each fronts then backs;
+    # the two reference cards share one sheet of their own
+    assert pdf_pages(tmp_path / pdfs[0]) == 8
+    assert "common-carrier-player-1.pdf: 40 cards, 8 pages" in result.output
+    assert "common-carrier-shared.pdf: 2 cards, 2 pages" in result.output
+
+
+def test_one_pdf_shares_final_sheets_between_players_and_decks(cli, tmp_path):
+    result = cli("build", "common-carrier", "--one-pdf", "--out", tmp_path)
+    assert result.exit_code == 0, result.output
+    assert [p.name for p in tmp_path.glob("*.pdf")] == ["common-carrier.pdf"]
+    assert "common-carrier.pdf: 82 cards, 18 pages" in result.output  # 9 sheets, not 4 + 4 + 1 + ...
+    every = cli("build", "--one-pdf", "--out", tmp_path / "all")
+    assert every.exit_code == 0 and "cards.pdf: 172 cards, 36 pages" in every.output  # 18 sheets, not 19
 
 
 def test_duplex_off_prints_fronts_only(cli, tmp_path):
     assert cli("build", "common-carrier", "--out", tmp_path, "--duplex", "off").exit_code == 0
-    assert pdf_pages(tmp_path / "common-carrier-player-1.pdf") == 5
+    assert pdf_pages(tmp_path / "common-carrier-player-1.pdf") == 4
 
 
 def test_gray_none_prints_the_basic_game(cli, tmp_path):
     result = cli("build", "common-carrier", "--out", tmp_path, "--gray", "none")
     assert result.exit_code == 0, result.output
-    assert "33 cards" in result.output  # 32 basic + the reference card
+    assert "32 cards" in result.output  # the 32 basic cards
 
 
 def test_gray_counts_are_per_player(cli, tmp_path):
     result = cli("build", "common-carrier", "--out", tmp_path, "--gray", "pbx=3,goose=1")
     assert result.exit_code == 0, result.output
-    assert "37 cards" in result.output
+    assert "36 cards" in result.output  # 32 + 3 PBX + 1 goose egg
 
 
 def test_pdf_asks_viewers_for_duplex_and_no_scaling(cli, tmp_path):
@@ -52,10 +63,10 @@ def test_pdf_asks_viewers_for_duplex_and_no_scaling(cli, tmp_path):
 def test_each_distinct_face_is_drawn_once(tmp_path):
     build_decks(["common-carrier"], tmp_path, BuildSettings())
     raw = (tmp_path / "common-carrier-player-1.pdf").read_bytes()
-    # 10 tiles + reference card + tinted back + plain back of the reference card
-    assert len(set(re.findall(rb"/FormXob\.Card\d+ ", raw))) == 13
-    # and each icon of the backs once (the node in two colourings, the player's mark), placed by all
-    assert len(set(re.findall(rb"/FormXob\.Art\d+ ", raw))) == 3
+    # 10 tiles + the player's tinted back
+    assert len(set(re.findall(rb"/FormXob\.Card\d+ ", raw))) == 11
+    # and each icon of the back once (the node, the player's mark), placed by all
+    assert len(set(re.findall(rb"/FormXob\.Art\d+ ", raw))) == 2
 
 
 @pytest.mark.parametrize("args, words", [
@@ -214,10 +225,10 @@ def test_a_generic_per_player_deck_gives_each_player_their_own_pdf(cli, tmp_path
 def test_backs_at_end_puts_every_fronts_page_first(tmp_path):
     build_decks(["common-carrier"], tmp_path, BuildSettings(backs_at_end=True, colors=("#00a000",)))
     pdf = pdfium.PdfDocument(str(tmp_path / "common-carrier-player-1.pdf"))
-    assert len(pdf) == 10
-    texts = [pdf[i].get_textpage().get_text_range() for i in range(10)]
-    assert all("fronts" in t for t in texts[:5])
-    assert not any("fronts" in t for t in texts[5:])
+    assert len(pdf) == 8
+    texts = [pdf[i].get_textpage().get_text_range() for i in range(8)]
+    assert all("fronts" in t for t in texts[:4])
+    assert all("backs" in t and "fronts" not in t for t in texts[4:])
 
 
 def test_a_decks_own_options_take_the_type_of_their_default(cli, tmp_path):
@@ -236,7 +247,7 @@ def test_building_every_deck_applies_each_setting_to_the_decks_that_know_it(cli,
     result = cli("build", "--out", tmp_path, "--color", "teal", "--option", "target=6",
                  "--option", "standard_deck=true")
     assert result.exit_code == 0, result.output
-    assert len(list(tmp_path.glob("*.pdf"))) == 4
+    assert len(list(tmp_path.glob("*.pdf"))) == 5
     assert "clusterfuck.pdf: 61 cards" in result.output  # 8 status + 52 + the reference card
 
 

@@ -19,7 +19,7 @@ SETTINGS = ["--option", "target=6", "--option", "assets=12", "--players", "5",
 def printed_cards(build_output: str) -> dict[str, int]:
     """Cards per deck id from `cardgen build`'s lines ``output/ID[-player].pdf: N cards, ...``."""
     counts: dict[str, int] = {}
-    for deck, count in re.findall(r"([a-z0-9-]+?)(?:-player-\d+)?\.pdf: (\d+) cards?", build_output):
+    for deck, count in re.findall(r"([a-z0-9-]+?)(?:-player-\d+|-shared)?\.pdf: (\d+) cards?", build_output):
         counts[deck] = counts.get(deck, 0) + int(count)
     return counts
 
