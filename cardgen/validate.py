@@ -107,15 +107,38 @@ def common_findings(deck: Deck) -> list[Finding]:
 
 #: players' colours closer than this in lightness (CIE L*) print as one grey
 MIN_LIGHTNESS_APART = 20.0
+#: asset colours closer than this look alike in greyscale, unless the icon tells them apart
+MIN_ASSET_LIGHTNESS_APART = 8.0
+
+
+def asset_greyscale_findings(deck: Deck) -> list[Finding]:
+    """Assets are told apart by colour, code and icon: warn when two share an icon and a grey."""
+    from .colors import lightness
+
+    assets: dict[str, tuple] = {}
+    for card in deck.cards:
+        if card.kind == "asset" and card.color is not None:
+            assets.setdefault(card.asset, (card.color, card.icon, card.location))
+    out = []
+    names = list(assets)
+    for i, a in enumerate(names):
+        for b in names[i + 1:]:
+            (ca, ia, where), (cb, ib, _) = assets[a], assets[b]
+            if ia == ib and abs(lightness(ca) - lightness(cb)) < MIN_ASSET_LIGHTNESS_APART:
+                out.append(Finding(str(deck.path), f"assets '{a}' and '{b}' share the icon '{ia}' and print as "
+                                                   f"nearly the same grey; in black and white only their codes "
+                                                   f"tell them apart: give one another icon or colour",
+                                   location=where, severity="warning"))
+    return out
 
 
 def greyscale_findings(deck: Deck) -> list[Finding]:
     """Players told apart by colour: warn when a black-and-white print would make two alike."""
     from .colors import lightness, to_hex
 
+    out = asset_greyscale_findings(deck)
     if len(deck.players) < 2 or not (deck.per_player or deck.back.tint_by_player):
-        return []
-    out = []
+        return out
     players = deck.players
     for i, a in enumerate(players):
         for b in players[i + 1:]:

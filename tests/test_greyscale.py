@@ -64,3 +64,14 @@ def test_each_player_has_a_shape_on_the_nodes_and_the_backs(tmp_path):
         back = faces.drawings[faces.back(card)].ops
         marks.add(next(op[1] for op in back if op[0] == "icon"))
     assert marks == {"circle", "square"}
+
+
+def test_assets_alike_in_grey_and_icon_are_a_warning_but_the_bundled_ones_are_told_apart(tmp_path, cli):
+    assert "warning" not in cli("validate", "dotcombust", "--games", "0").output
+    deck = tmp_path / "twins.yaml"
+    deck.write_text("deck: twins\nname: Twins\ngame: dotcombust\n"
+                    "layouts: {asset: {elements: [{name: part, type: text, text: '{part}'}]}}\nassets:\n"
+                    "  - {name: Red Thing, color: '#c62828', icon: star, parts: [a, b]}\n"
+                    "  - {name: Blue Thing, color: '#1565c0', icon: star, parts: [c, d]}\n", encoding="utf-8")
+    result = cli("validate", deck, "--games", "0")
+    assert "assets 'Red Thing' and 'Blue Thing' share the icon 'star'" in result.output
