@@ -14,7 +14,8 @@ from typing import Any
 from .colors import parse_color
 from .deck import deck_names, load_deck, slug
 from .errors import CardgenError
-from .export import PdfInfo, write_pdf
+from .export import FORMATS
+from .export.sheets import PdfInfo, write_pdf
 from .findings import Finding
 from .games import game_class
 from .games.base import OptionSpec
@@ -55,6 +56,14 @@ class BuildSettings:
     back_marks: bool = False
     #: every deck and player of the build in one PDF, sharing sheets
     one_pdf: bool = False
+    #: what to write: "pdf" (sheets), "png", "pdf-cards", "tts"
+    formats: tuple[str, ...] = ("pdf",)
+    #: resolution of PNG exports
+    dpi: float = 300.0
+    #: bleed of card-by-card exports in points (None: the template's, or 1/8 in)
+    bleed: float | None = None
+    #: PNG corner radius in points, drawn transparent (0: square corners)
+    corners: float = 0.0
 
 
 @dataclass(frozen=True)
@@ -79,6 +88,18 @@ class BuildResult:
     pages: list[int]
     warnings: list[Finding]
     faces: Faces | None = None
+    #: what the card-by-card formats wrote
+    exports: list[Export] = field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class Export:
+    """Files one format wrote for one deck: where, how many cards they hold, how many files."""
+
+    format: str
+    path: Path
+    cards: int
+    files: int
 
 
 class DeckUnplayable(CardgenError):
@@ -111,13 +132,74 @@ def build_decks(names: Sequence[str], out_dir: Path, settings: BuildSettings) ->
                 raise DeckUnplayable(deck, errors)
             warnings = [f for f in findings if f.severity != "error"]
         results.append(BuildResult(deck, plan_outputs(deck, out_dir), [], warnings, faces))
-    if settings.one_pdf:
-        return [write_one_pdf(results, out_dir, template, settings)]
+    if "pdf" in settings.formats:
+        if settings.one_pdf:
+            combined = write_one_pdf(results, out_dir, template, settings)
+            for result in results:
+                result.outputs, result.pages = [], []
+            results[0].outputs, results[0].pages = combined.outputs, combined.pages
+        else:
+            for result in results:
+                assert result.faces is not None
+                for output in result.outputs:
+                    result.pages.append(write_output(result.deck, output, template, settings, result.faces))
+    else:
+        for result in results:
+            result.outputs = []
     for result in results:
-        assert result.faces is not None
-        for output in result.outputs:
-            result.pages.append(write_output(result.deck, output, template, settings, result.faces))
+        result.exports = export_cards(result.deck, out_dir, template, settings)
     return results
+
+
+def export_cards(deck: Deck, out_dir: Path, template: SheetTemplate, settings: BuildSettings) -> list[Export]:
+    """The card-by-card formats of one deck: PNG per card, the print-shop PDF, Tabletop Simulator."""
+    from .export.cards import CardBox, Listed, TtsDeck, print_shop_bleed, write_card_pdf, write_pngs, write_tts
+
+    wanted = [f for f in settings.formats if f != "pdf"]
+    if not wanted:
+        return []
+    width, height = ((template.card_width, template.card_height) if deck.landscape
+                     else (template.card_height, template.card_width))
+    bleed = settings.bleed if settings.bleed is not None else print_shop_bleed(template.bleed)
+    faces = Faces(deck, width, height, bleed)
+    box = CardBox(width, height, bleed)
+    exports: list[Export] = []
+    tts_decks: list[TtsDeck] = []
+    drawings: dict = {}
+    for output in plan_outputs(deck, out_dir):
+        stem = output.path.stem
+        who = f" – {output.player.name}" if output.player else ""
+        keys = [(card, faces.face(card), faces.back(card)) for card in output.cards]
+        drawings.update({key: faces.drawings[key] for _, face, back in keys for key in (face, back)})
+        count = output.count
+        if "png" in wanted:
+            backs = list(dict.fromkeys(back for _, _, back in keys))
+            names = {face: f"{card.id}.png" for card, face, _ in keys}
+            names.update({back: "back.png" if len(backs) == 1 else f"back-{slug(back)}.png" for back in backs})
+            listed = [Listed(names[face], card.id, card.copies, names[back]) for card, face, back in keys]
+            folder = out_dir / stem
+            files = write_pngs(folder, drawings, names, listed, box, settings.dpi, settings.corners)
+            exports.append(Export("png", folder, count, len(files)))
+        if "pdf-cards" in wanted:
+            pages = [key for card, face, back in keys for _ in range(card.copies) for key in (face, back)]
+            path = out_dir / f"{stem}-cards.pdf"
+            info = PdfInfo(title=f"{deck.name}{who}", author=deck.author or "cardgen",
+                           subject=f"one card per page, fronts and backs alternating, "
+                                   f"{bleed / 72 * 25.4:.2f} mm bleed (TrimBox and BleedBox set)")
+            write_card_pdf(path, drawings, pages, box, info)
+            exports.append(Export("pdf-cards", path, count, 1))
+        if "tts" in wanted:
+            by_back: dict[str, list[tuple[str, str]]] = {}
+            for card, face, back in keys:
+                by_back.setdefault(back, []).extend([(face, card.title or card.id)] * card.copies)
+            for n, (back, cards) in enumerate(by_back.items()):
+                suffix = f" ({n + 1})" if len(by_back) > 1 else ""
+                tts_decks.append(TtsDeck(f"{deck.name}{who}{suffix}", tuple(cards), back))
+    if tts_decks:
+        folder = out_dir / f"{deck.id}-tts"
+        files = write_tts(folder, deck.id, drawings, tts_decks, box)
+        exports.append(Export("tts", folder / f"{deck.id}.json", sum(len(d.cards) for d in tts_decks), len(files)))
+    return exports
 
 
 def write_one_pdf(results: list[BuildResult], out_dir: Path, template: SheetTemplate,
@@ -205,6 +287,15 @@ def _option_specs(deck: Deck) -> dict[str, OptionSpec]:
 def check_settings(settings: BuildSettings) -> None:
     if settings.duplex not in DUPLEX_MODES:
         raise CardgenError(f"--duplex must be one of {', '.join(DUPLEX_MODES)}, got '{settings.duplex}'")
+    for fmt in settings.formats:
+        if fmt not in FORMATS:
+            raise CardgenError(f"--format must be one of {', '.join(FORMATS)}, got '{fmt}'")
+    if not 36 <= settings.dpi <= 1200:
+        raise CardgenError(f"--dpi must be from 36 to 1200, got {settings.dpi:g}")
+    if settings.bleed is not None and not 0 <= settings.bleed <= mm(10):
+        raise CardgenError(f"--bleed must be from 0 to 10 mm, got {settings.bleed / mm(1):g} mm")
+    if not 0 <= settings.corners <= mm(10):
+        raise CardgenError(f"--corners must be from 0 to 10 mm, got {settings.corners / mm(1):g} mm")
     if settings.ink not in INK_MODES:
         raise CardgenError(f"--ink must be one of {', '.join(INK_MODES)}, got '{settings.ink}'")
     for name, offset in (("--back-offset", settings.back_offset), ("--front-offset", settings.front_offset)):

@@ -12,6 +12,7 @@ from pathlib import Path
 import click
 
 from .errors import CardgenError
+from .export import FORMATS
 from .games import POLICIES
 from .sheets import BACK_FLIPS, DUPLEX_MODES, INK_MODES
 
@@ -120,6 +121,17 @@ def _settings(colors=(), gray="all", players=None, options=(), **fields):
 @click.option("--ink", type=click.Choice(INK_MODES), default=INK_MODES[0], show_default=True,
               help="full: backs in the deck's colours; light: outline art on white, a few per cent of the "
                    "ink (for the built-in back).")
+@click.option("--format", "formats", multiple=True, type=click.Choice(FORMATS), default=(FORMATS[0],),
+              show_default=True,
+              help="What to write; repeatable. pdf: duplex sheets; png: a PNG per card and back with "
+                   "manifest.csv; pdf-cards: one card per page with bleed, for print shops; tts: Tabletop "
+                   "Simulator deck images and a saved object.")
+@click.option("--dpi", type=click.FloatRange(36, 1200), default=300, show_default=True,
+              help="Resolution of PNG exports.")
+@click.option("--bleed", "bleed_text", default=None, metavar="LENGTH",
+              help="Bleed of png and pdf-cards, e.g. 3mm or 0.125in [default: the sheet's, or 1/8 in].")
+@click.option("--corners", "corners_text", default="0", metavar="LENGTH", show_default=True,
+              help="Round the corners of PNGs to this radius, transparent outside (e.g. 3mm).")
 @click.option("--one-pdf", is_flag=True,
               help="Every deck and player of the build in one PDF (DECK.pdf, or cards.pdf for several "
                    "decks), filling sheets one after another: the fewest sheets the cards need.")
@@ -129,7 +141,7 @@ def _settings(colors=(), gray="all", players=None, options=(), **fields):
               help="All fronts pages first, then all backs pages, for printers without duplex: print the "
                    "fronts, turn the stack over as your --duplex flip says, and print the backs.")
 @click.option("--no-validate", is_flag=True, help="Print even a deck that fails the structural checks.")
-def build(decks, out_dir, back_offset, front_offset, no_validate, **shared):
+def build(decks, out_dir, back_offset, front_offset, no_validate, bleed_text, corners_text, formats, **shared):
     """Build printable PDFs of DECKs (bundled ids or .yaml files; none: every bundled deck).
 
     Each fronts page is followed by its backs page. Per-player decks (Common
@@ -138,12 +150,31 @@ def build(decks, out_dir, back_offset, front_offset, no_validate, **shared):
     from .build import build_decks, parse_offset
 
     settings = _settings(back_offset=parse_offset(back_offset, "--back-offset"),
-                         front_offset=parse_offset(front_offset, "--front-offset"), validate=not no_validate, **shared)
+                         front_offset=parse_offset(front_offset, "--front-offset"), validate=not no_validate,
+                         bleed=_length(bleed_text, "--bleed") if bleed_text is not None else None,
+                         corners=_length(corners_text, "--corners"), formats=tuple(dict.fromkeys(formats)),
+                         **shared)
     for result in build_decks(decks, out_dir, settings):
         for warning in result.warnings:
             click.echo(str(warning), err=True)  # file:line:col: warning: ...
         for output, pages in zip(result.outputs, result.pages):
-            click.echo(f"{output.path}: {output.count} card{'s' if output.count != 1 else ''}, {pages} pages")
+            click.echo(f"{output.path}: {_cards(output.count)}, {pages} pages")
+        for export in result.exports:
+            files = f"{export.files} file{'s' if export.files != 1 else ''}"
+            click.echo(f"{export.path}: {_cards(export.cards)} as {export.format} ({files})")
+
+
+def _cards(count: int) -> str:
+    return f"{count} card{'s' if count != 1 else ''}"
+
+
+def _length(text: str, option: str) -> float:
+    from .units import parse_length
+
+    try:
+        return parse_length(text)
+    except ValueError as exc:
+        raise CardgenError(f"{option}: {exc}") from None
 
 
 @main.command("list")

@@ -10,15 +10,16 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import BinaryIO
 
 from reportlab import rl_config
 from reportlab.pdfgen.canvas import Canvas
 
-from .files import atomic_path
-from .render import text
-from .render.images import define_art_form, define_glyph_form, use_art_forms
-from .sheets import PlacedCard, Printing, SheetTemplate, Slot, impose
-from .units import mm
+from ..files import atomic_path
+from ..render import text
+from ..render.images import define_art_form, define_glyph_form, use_art_forms
+from ..sheets import PlacedCard, Printing, SheetTemplate, Slot, impose
+from ..units import mm
 
 # binary (Flate) streams, not ASCII85 on top: a quarter smaller and much faster to write
 rl_config.useA85 = 0
@@ -55,37 +56,15 @@ def write_pdf(path: Path, printing: Printing, drawings: Mapping[str, Drawer], ca
 def _write(target: Path, printing: Printing, drawings: Mapping[str, Drawer], cards: Sequence[PlacedCard],
            info: PdfInfo) -> int:
     t = printing.template
-    text.register_fonts()
-    # Duplex needs PDF 1.7 and PrintScaling 1.6; the initial font is the embedded one, so no page
-    # names a font (reportlab's default Helvetica) that the file does not carry
+    # Duplex needs PDF 1.7 and PrintScaling 1.6
     duplex = None if printing.backs_at_end else DUPLEX_PREFERENCE[printing.duplex]
-    canvas = Canvas(str(target), pagesize=(t.page_width, t.page_height), invariant=1, pageCompression=1,
-                    pdfVersion=(1, 7) if duplex else (1, 6), initialFontName=text.REGULAR,
-                    initialFontSize=LABEL_SIZE)
-    canvas.setTitle(info.title)
-    canvas.setAuthor(info.author or "cardgen")
-    canvas.setSubject(info.subject)
-    canvas.setCreator(f"cardgen {_version()}")
+    canvas = new_canvas(target, (t.page_width, t.page_height), info, (1, 7) if duplex else (1, 6))
     canvas.setViewerPreference("PrintScaling", "None")
     if duplex:
         canvas.setViewerPreference("Duplex", duplex)
     card_w, card_h = (t.card_height, t.card_width) if printing.portrait else (t.card_width, t.card_height)
     used = sorted({c.face for c in cards} | {c.back for c in cards if c.back})
-    forms = {key: f"Card{i}" for i, key in enumerate(used)}
-    # each art file and icon once, as a form every face that shows it places
-    art = sorted({item for key in used for item in getattr(drawings[key], "art", ())}, key=str)
-    art_forms = {item: f"Art{i}" for i, item in enumerate(art)}
-    for item, name in art_forms.items():
-        if isinstance(item, tuple):
-            define_glyph_form(canvas, item, name)
-        else:
-            define_art_form(canvas, item, name)
-    use_art_forms(canvas, art_forms)
-    bleed = t.art_bleed
-    for key in used:
-        canvas.beginForm(forms[key], -bleed, -bleed, card_w + bleed, card_h + bleed)
-        drawings[key](canvas, card_w, card_h)
-        canvas.endForm()
+    forms = define_forms(canvas, drawings, used, card_w, card_h, t.art_bleed)
     pages = impose(cards, printing)
     for page in pages:
         for placement in page.placements:
@@ -96,6 +75,40 @@ def _write(target: Path, printing: Printing, drawings: Mapping[str, Drawer], car
         canvas.showPage()
     canvas.save()
     return len(pages)
+
+
+def new_canvas(target: Path | BinaryIO, size: tuple[float, float], info: PdfInfo,
+               version: tuple[int, int] = (1, 6)) -> Canvas:
+    """A canvas with cardgen's metadata; its initial font is the embedded one, so no page names a
+    font (reportlab's default Helvetica) that the file does not carry."""
+    text.register_fonts()
+    out = str(target) if isinstance(target, Path) else target
+    canvas = Canvas(out, pagesize=size, invariant=1, pageCompression=1, pdfVersion=version,
+                    initialFontName=text.REGULAR, initialFontSize=LABEL_SIZE)
+    canvas.setTitle(info.title)
+    canvas.setAuthor(info.author or "cardgen")
+    canvas.setSubject(info.subject)
+    canvas.setCreator(f"cardgen {_version()}")
+    return canvas
+
+
+def define_forms(canvas: Canvas, drawings: Mapping[str, Drawer], keys: Sequence[str], width: float,
+                 height: float, bleed: float) -> dict[str, str]:
+    """Each art file and icon, then each drawing of ``keys``, drawn once as a form; returns key -> form name."""
+    art = sorted({item for key in keys for item in getattr(drawings[key], "art", ())}, key=str)
+    art_forms = {item: f"Art{i}" for i, item in enumerate(art)}
+    for item, name in art_forms.items():
+        if isinstance(item, tuple):
+            define_glyph_form(canvas, item, name)
+        else:
+            define_art_form(canvas, item, name)
+    use_art_forms(canvas, art_forms)
+    forms = {key: f"Card{i}" for i, key in enumerate(keys)}
+    for key in keys:
+        canvas.beginForm(forms[key], -bleed, -bleed, width + bleed, height + bleed)
+        drawings[key](canvas, width, height)
+        canvas.endForm()
+    return forms
 
 
 def _version() -> str:
