@@ -118,9 +118,14 @@ def build_decks(names: Sequence[str], out_dir: Path, settings: BuildSettings) ->
     All decks are loaded, customised and checked before any PDF is written,
     so bad input anywhere leaves the output folder as it was.
     """
+    from .progress import expect
+
     template = load_template(settings.sheet)
     results = []
     for deck in prepare_decks(names, settings):
+        # planning every face, then writing every card of every format
+        formats = len(settings.formats)
+        expect(len(deck.cards) + formats * sum(o.count for o in plan_outputs(deck, out_dir)))
         faces = deck_faces(deck, template)
         warnings: list[Finding] = []
         if settings.validate:

@@ -5,6 +5,7 @@ Every user mistake arrives here as a CardgenError and leaves as one line,
 """
 from __future__ import annotations
 
+import contextlib
 import json
 import sys
 from pathlib import Path
@@ -106,55 +107,76 @@ def _settings(colors=(), gray="all", players=None, options=(), **fields):
     return BuildSettings(colors=tuple(colors), gray=gray, options=overrides, **fields)
 
 
+_OUT = click.option("--out", "out_dir", type=click.Path(file_okay=False, path_type=Path), default=Path("output"),
+                    show_default=True, help="Folder for what is written.")
+
+
+def _build_options(func):
+    """Everything `build` takes; `watch` takes the same."""
+    for option in reversed((
+        _OUT,
+        _sheet_option,
+        _duplex_option(DUPLEX_MODES),
+        click.option("--back-offset", default="0,0", metavar="X,Y", show_default=True,
+                     help="Shift every backs page by X,Y mm (+X right, +Y up) to correct printer misregistration."),
+        click.option("--front-offset", default="0,0", metavar="X,Y", show_default=True,
+                     help="Shift every fronts page by X,Y mm (+X right, +Y up) so the cards meet the stock's "
+                          "perforations; `cardgen calibrate` measures it."),
+        _deck_options,
+        click.option("--ink", type=click.Choice(INK_MODES), default=INK_MODES[0], show_default=True,
+                     help="full: backs in the deck's colours; light: outline art on white, a few per cent of "
+                          "the ink (for the built-in back)."),
+        click.option("--format", "formats", multiple=True, type=click.Choice(FORMATS), default=(FORMATS[0],),
+                     show_default=True,
+                     help="What to write; repeatable. pdf: duplex sheets; png: a PNG per card and back with "
+                          "manifest.csv; pdf-cards: one card per page with bleed, for print shops; tts: "
+                          "Tabletop Simulator deck images and a saved object."),
+        click.option("--dpi", type=click.FloatRange(36, 1200), default=300, show_default=True,
+                     help="Resolution of PNG exports."),
+        click.option("--bleed", "bleed_text", default=None, metavar="LENGTH",
+                     help="Bleed of png and pdf-cards, e.g. 3mm or 0.125in [default: the sheet's, or 1/8 in]."),
+        click.option("--corners", "corners_text", default="0", metavar="LENGTH", show_default=True,
+                     help="Round the corners of PNGs to this radius, transparent outside (e.g. 3mm)."),
+        click.option("--one-pdf", is_flag=True,
+                     help="Every deck and player of the build in one PDF (DECK.pdf, or cards.pdf for several "
+                          "decks), filling sheets one after another: the fewest sheets the cards need."),
+        click.option("--back-crop-marks", "back_marks", is_flag=True,
+                     help="Crop marks on the backs pages too, for cutting from the back."),
+        click.option("--backs-at-end", is_flag=True,
+                     help="All fronts pages first, then all backs pages, for printers without duplex: print "
+                          "the fronts, turn the stack over as your --duplex flip says, and print the backs."),
+        click.option("--no-validate", is_flag=True, help="Print even a deck that fails the structural checks."),
+    )):
+        func = option(func)
+    return func
+
+
+def _build_settings(back_offset, front_offset, no_validate, bleed_text, corners_text, formats, **shared):
+    """BuildSettings from the options `_build_options` declares."""
+    from .build import parse_offset
+
+    return _settings(back_offset=parse_offset(back_offset, "--back-offset"),
+                     front_offset=parse_offset(front_offset, "--front-offset"), validate=not no_validate,
+                     bleed=_length(bleed_text, "--bleed") if bleed_text is not None else None,
+                     corners=_length(corners_text, "--corners"), formats=tuple(dict.fromkeys(formats)), **shared)
+
+
 @main.command()
 @click.argument("decks", nargs=-1, metavar="[DECK]...")
-@click.option("--out", "out_dir", type=click.Path(file_okay=False, path_type=Path), default=Path("output"),
-              show_default=True, help="Folder for the PDFs.")
-@_sheet_option
-@_duplex_option(DUPLEX_MODES)
-@click.option("--back-offset", default="0,0", metavar="X,Y", show_default=True,
-              help="Shift every backs page by X,Y mm (+X right, +Y up) to correct printer misregistration.")
-@click.option("--front-offset", default="0,0", metavar="X,Y", show_default=True,
-              help="Shift every fronts page by X,Y mm (+X right, +Y up) so the cards meet the stock's "
-                   "perforations; `cardgen calibrate` measures it.")
-@_deck_options
-@click.option("--ink", type=click.Choice(INK_MODES), default=INK_MODES[0], show_default=True,
-              help="full: backs in the deck's colours; light: outline art on white, a few per cent of the "
-                   "ink (for the built-in back).")
-@click.option("--format", "formats", multiple=True, type=click.Choice(FORMATS), default=(FORMATS[0],),
-              show_default=True,
-              help="What to write; repeatable. pdf: duplex sheets; png: a PNG per card and back with "
-                   "manifest.csv; pdf-cards: one card per page with bleed, for print shops; tts: Tabletop "
-                   "Simulator deck images and a saved object.")
-@click.option("--dpi", type=click.FloatRange(36, 1200), default=300, show_default=True,
-              help="Resolution of PNG exports.")
-@click.option("--bleed", "bleed_text", default=None, metavar="LENGTH",
-              help="Bleed of png and pdf-cards, e.g. 3mm or 0.125in [default: the sheet's, or 1/8 in].")
-@click.option("--corners", "corners_text", default="0", metavar="LENGTH", show_default=True,
-              help="Round the corners of PNGs to this radius, transparent outside (e.g. 3mm).")
-@click.option("--one-pdf", is_flag=True,
-              help="Every deck and player of the build in one PDF (DECK.pdf, or cards.pdf for several "
-                   "decks), filling sheets one after another: the fewest sheets the cards need.")
-@click.option("--back-crop-marks", "back_marks", is_flag=True,
-              help="Crop marks on the backs pages too, for cutting from the back.")
-@click.option("--backs-at-end", is_flag=True,
-              help="All fronts pages first, then all backs pages, for printers without duplex: print the "
-                   "fronts, turn the stack over as your --duplex flip says, and print the backs.")
-@click.option("--no-validate", is_flag=True, help="Print even a deck that fails the structural checks.")
-def build(decks, out_dir, back_offset, front_offset, no_validate, bleed_text, corners_text, formats, **shared):
+@_build_options
+def build(decks, out_dir, **options):
     """Build printable PDFs of DECKs (bundled ids or .yaml files; none: every bundled deck).
 
     Each fronts page is followed by its backs page. Per-player decks (Common
-    Carrier) give one PDF per player, named after deck and player.
+    Carrier) give one PDF per player, named after deck and player. --format
+    also writes PNGs, print-shop PDFs or Tabletop Simulator decks.
     """
-    from .build import build_decks, parse_offset
+    from .build import build_decks
+    from .progress import Progress, reporting
 
-    settings = _settings(back_offset=parse_offset(back_offset, "--back-offset"),
-                         front_offset=parse_offset(front_offset, "--front-offset"), validate=not no_validate,
-                         bleed=_length(bleed_text, "--bleed") if bleed_text is not None else None,
-                         corners=_length(corners_text, "--corners"), formats=tuple(dict.fromkeys(formats)),
-                         **shared)
-    for result in build_decks(decks, out_dir, settings):
+    with reporting(Progress("building")):
+        results = build_decks(decks, out_dir, _build_settings(**options))
+    for result in results:
         for warning in result.warnings:
             click.echo(str(warning), err=True)  # file:line:col: warning: ...
         for output, pages in zip(result.outputs, result.pages):
@@ -162,6 +184,45 @@ def build(decks, out_dir, back_offset, front_offset, no_validate, bleed_text, co
         for export in result.exports:
             files = f"{export.files} file{'s' if export.files != 1 else ''}"
             click.echo(f"{export.path}: {_cards(export.cards)} as {export.format} ({files})")
+
+
+@main.command()
+@click.argument("decks", nargs=-1, metavar="[DECK]...")
+@_build_options
+def watch(decks, out_dir, **options):
+    """Rebuild DECKs whenever they, their spreadsheets, art or fonts change (Ctrl-C stops).
+
+    Takes the same options as build. Each rebuild is one line with the time it
+    took, or the error that stopped it; a broken deck never ends the watch.
+    """
+    from .preview import watch_decks
+
+    settings = _build_settings(**options)
+    click.echo(f"watching {', '.join(decks) or 'the bundled decks'}; Ctrl-C stops")
+    with contextlib.suppress(KeyboardInterrupt):  # Ctrl-C is how a watch ends
+        watch_decks(decks, out_dir, settings, click.echo)
+    click.echo("stopped")
+
+
+@main.command()
+@click.argument("deck")
+@click.argument("card_ids", nargs=-1, metavar="[CARD_ID]...")
+@_OUT
+@_sheet_option
+@_deck_options
+@click.option("--open", "open_", is_flag=True, help="Open the pictures in the system's image viewer.")
+def preview(deck, card_ids, out_dir, open_, **shared):
+    """PNGs of DECK's cards CARD_ID... (front and back side by side), or a contact sheet of every face.
+
+    Writes them to OUT/preview/ and prints their paths.
+    """
+    from .preview import preview_cards
+
+    paths = preview_cards(deck, card_ids, _settings(**shared), out_dir)
+    for path in paths:
+        click.echo(str(path))
+        if open_ and click.launch(str(path)) != 0:
+            click.echo(f"cannot open {path}: no image viewer found", err=True)
 
 
 def _cards(count: int) -> str:
@@ -303,7 +364,10 @@ def playtest(deck, games, seed, policy, vs, jobs, as_json, report_path, **shared
     if module is None:
         raise CardgenError(f"deck '{built.id}' has no game engine (game: {built.game}); nothing to playtest")
     game = module.game_from_deck(built, built.options)
-    report = run_playtest(game, games=games, seed=seed, policy=policy, vs=vs, jobs=jobs)
+    from .progress import Progress, reporting
+
+    with reporting(Progress("playing", enabled=None if not as_json else False)):
+        report = run_playtest(game, games=games, seed=seed, policy=policy, vs=vs, jobs=jobs)
     if report_path is not None:
         draw_report(report, report_path)
     click.echo(report_json(report) if as_json else format_report(report))

@@ -28,6 +28,7 @@ from .errors import CardgenError
 from .files import atomic_path
 from .games import POLICIES
 from .games.base import SIMULTANEOUS, Game, GameRecord, State
+from .progress import expect, tick
 
 #: z for a two-sided 95% interval
 Z95 = 1.959963984540054
@@ -52,14 +53,21 @@ def run_playtest(game: Game, games: int, seed: int, policy: str = "random",
         raise CardgenError(f"max_moves must be at least 1, got {max_moves!r}")
     seats = [policy] + [vs] * (game.num_players - 1)
     started = time.perf_counter()
+    expect(games)
     if jobs == 1 or games < 2:
-        records = _play_range(game, range(games), seed, seats, max_moves)
+        records = []
+        for i in range(games):
+            records.append(play_game(game, i, seed, seats, max_moves))
+            tick()
     else:
-        chunks = _chunks(games, jobs * 4)
+        chunks = _chunks(games, jobs * 8)
+        records = []
         with multiprocessing.get_context().Pool(processes=min(jobs, len(chunks))) as pool:
-            parts = pool.starmap(_play_range,
-                                 [(game, chunk, seed, seats, max_moves) for chunk in chunks])
-        records = [record for part in parts for record in part]
+            # in order, chunk by chunk, so the progress bar moves while the report stays the same
+            for chunk, part in zip(chunks, pool.imap(_play_chunk, [(game, c, seed, seats, max_moves)
+                                                                   for c in chunks])):
+                records.extend(part)
+                tick(len(chunk))
     seconds = time.perf_counter() - started
     report = _summarize(game, records, seed, seats, max_moves)
     report["seconds"] = seconds
@@ -156,8 +164,8 @@ def draw_report(report: dict[str, Any], path: str | Path) -> Path:
 
 # --- playing ----------------------------------------------------------------
 
-def _play_range(game: Game, indices: Sequence[int], seed: int, seats: Sequence[str],
-                max_moves: int) -> list[GameRecord]:
+def _play_chunk(args: tuple) -> list[GameRecord]:
+    game, indices, seed, seats, max_moves = args
     return [play_game(game, i, seed, seats, max_moves) for i in indices]
 
 

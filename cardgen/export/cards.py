@@ -18,6 +18,7 @@ from pathlib import Path
 from PIL import Image
 
 from ..files import atomic_path
+from ..progress import tick
 from .sheets import Drawer, PdfInfo, define_forms, new_canvas
 
 #: print shops want an eighth of an inch of bleed when the template gives none
@@ -80,6 +81,7 @@ def rasterize(drawings: Mapping[str, Drawer], keys: Sequence[str], box: CardBox,
             page = pdf[index]
             image = page.render(scale=dpi / 72.0).to_pil()
             page.close()
+            tick()
             yield key, _rounded(image, corners * dpi / 72.0) if corners else image.convert("RGB")
     finally:
         pdf.close()

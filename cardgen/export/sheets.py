@@ -16,6 +16,7 @@ from reportlab import rl_config
 from reportlab.pdfgen.canvas import Canvas
 
 from ..files import atomic_path
+from ..progress import tick
 from ..render import text
 from ..render.images import define_art_form, define_glyph_form, use_art_forms
 from ..sheets import PlacedCard, Printing, SheetTemplate, Slot, impose
@@ -67,6 +68,7 @@ def _write(target: Path, printing: Printing, drawings: Mapping[str, Drawer], car
     forms = define_forms(canvas, drawings, used, card_w, card_h, t.art_bleed)
     pages = impose(cards, printing)
     for page in pages:
+        tick(len(page.placements))
         for placement in page.placements:
             _place(canvas, placement.slot, forms[placement.key], t.slot_bleed(placement.slot))
         if page.side == "fronts" or printing.back_marks:

@@ -147,10 +147,13 @@ class Faces:
 
     def findings(self, cards: Iterable[Card]) -> list[Finding]:
         """What the validator reports about these cards' faces and backs: each problem once."""
+        from ..progress import tick
+
         python: dict[str, Card] = {}
         for card in cards:
             self.face(card)
             self.back(card)
+            tick()
             if self.layout_of(card) is None:
                 python[card.id] = card
         out: list[Finding] = []
