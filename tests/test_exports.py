@@ -89,7 +89,7 @@ def test_tts_export_is_a_saved_object_whose_grid_cells_are_the_cards(tmp_path):
     assert len(cards) == 82 == len(deck["DeckIDs"])
     assert {c["Name"] for c in cards} == {"Card"} and cards[0]["Nickname"] == "Rack of Blades"
     assert set(deck["CustomDeck"]) == {"1", "2"}  # 80 distinct faces: 69 a sheet, the 70th slot hidden
-    for number, custom in deck["CustomDeck"].items():
+    for custom in deck["CustomDeck"].values():
         assert (custom["NumWidth"], custom["NumHeight"], custom["BackIsHidden"]) == (10, 7, True)
         assert custom["FaceURL"].startswith("file:///") and custom["BackURL"].startswith("file:///")
         sheet = Image.open(Path(custom["FaceURL"][len("file://"):]))
