@@ -24,6 +24,7 @@ wheel-check: $(STAMP)
 bench: $(STAMP)
 	$(BIN)/python bench/build.py
 	$(BIN)/python bench/layout.py
+	$(BIN)/python bench/export.py
 	$(BIN)/python bench/playtest.py
 
 $(STAMP): pyproject.toml

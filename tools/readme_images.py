@@ -37,7 +37,27 @@ def main() -> None:
         OUT / "dotcombust-clusterfuck.png", optimize=True)
     argonauts()
     calibration()
+    exports()
 
+
+def exports() -> None:
+    """README's export picture: a PNG with bleed and round corners, a print-shop page, a TTS deck image."""
+    import tempfile
+
+    from cardgen.build import BuildSettings, build_decks
+    from cardgen.units import mm
+
+    with tempfile.TemporaryDirectory() as tmp:
+        out = Path(tmp)
+        build_decks(["dotcombust"], out, BuildSettings(formats=("png", "pdf-cards", "tts"), dpi=150,
+                                                       corners=mm(3)))
+        png = Image.open(out / "dotcombust" / "server-farm-rack-of-blades.png").convert("RGBA")
+        card = Image.new("RGB", png.size, (200, 200, 200))
+        card.paste(png, (0, 0), png)
+        page = pages("dotcombust-cards.pdf", [1], out, 150 / 72)[0]
+        tts = Image.open(out / "dotcombust-tts" / "dotcombust-faces-1.png").convert("RGB")
+        tts = tts.resize((tts.width * card.height // tts.height * 2 // 2, card.height))
+    side_by_side([card, page, tts]).save(OUT / "exports.png", optimize=True)
 
 def calibration() -> None:
     """README's calibration picture: the fronts page (rulers across the cut lines) and the backs page."""
