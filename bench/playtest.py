@@ -19,7 +19,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from cardgen.games import GAMES, game_class
+from cardgen.games import game_class, registry
 from cardgen.games.base import Game
 from cardgen.playtest import run_playtest
 
@@ -36,7 +36,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
 
     print(f"{'game':16} {'policy':8} {'games':>6} {'games/s':>9} {'moves/s':>9} {'seconds':>8}")
-    for name in GAMES:
+    for name in registry():
         game = _default_game(name)
         if game is None:
             continue

@@ -17,7 +17,7 @@ from .errors import CardgenError
 from .export import FORMATS
 from .export.sheets import PdfInfo, write_pdf
 from .findings import Finding
-from .games import game_class
+from .games import game_class, game_info
 from .games.base import OptionSpec
 from .model import Card, Deck, Player
 from .render.faces import Faces
@@ -347,11 +347,9 @@ def prepare(deck: Deck, settings: BuildSettings) -> Deck:
         deck = deck.with_(back=replace(deck.back, layout="back-light"))
     deck = _with_colors(deck, settings.colors)
     cards = [c for c in deck.cards if not c.when or option_on(c.when, options)]
-    cards = _gray_copies(cards, settings.gray)
-    if deck.game == "dotcombust" and options.get("assets"):
-        cards = _keep_assets(deck, cards, options["assets"])
-    if deck.game == "clusterfuck":
-        cards = _status_cards(deck, options["players"]) + cards
+    info = game_info(deck.game)
+    if info is not None and info.customise is not None:
+        cards = info.customise(deck, cards, options, settings)
     if deck.standard_deck is not None and option_on(deck.standard_deck.get("when", "") or "", options,
                                                     default=True):
         cards += _standard_deck(deck)
@@ -423,48 +421,6 @@ def _with_colors(deck: Deck, colors: tuple[str, ...]) -> Deck:
         except ValueError as exc:
             raise CardgenError(f"--color: {exc}") from None
     return deck.with_(players=tuple(players))
-
-
-def _gray_copies(cards: list[Card], gray: str) -> list[Card]:
-    pbx, goose = parse_gray(gray)
-    out = []
-    for card in cards:
-        if card.kind == "tile" and card.gray and card.edges is not None:
-            wanted = pbx if card.edges.count() == 4 else goose if card.edges.count() == 0 else None
-            if wanted == 0:
-                continue
-            if wanted is not None:
-                card = card.with_(copies=wanted)
-        out.append(card)
-    return out
-
-
-def _keep_assets(deck: Deck, cards: list[Card], keep: int) -> list[Card]:
-    assets = list(dict.fromkeys(c.asset for c in cards if c.kind == "asset"))
-    if not 1 <= keep <= len(assets):
-        raise CardgenError(f"option assets must be from 1 to {len(assets)} (the deck has {len(assets)} assets), "
-                           f"got {keep}")
-    kept = set(assets[:keep])
-    return [c for c in cards if c.kind != "asset" or c.asset in kept]
-
-
-#: Social Status colours: the Magnate's gold, the Asshole's red, the ranks between
-STATUS_COLORS = {"top": (0.80, 0.64, 0.16), "bottom": (0.45, 0.12, 0.12), "middle": (0.28, 0.30, 0.38)}
-
-
-def _status_cards(deck: Deck, players: int) -> list[Card]:
-    from .games.clusterfuck import status_cards
-
-    color = deck.status.get("color")
-    cards = []
-    for number, title in status_cards(players):
-        rank = "top" if number == 1 else "bottom" if number == players else "middle"
-        cards.append(Card(id=f"status-{number}", kind="status", number=number, title=title,
-                          text=deck.status.get("text", ""),
-                          color=parse_color(color) if color else STATUS_COLORS[rank],
-                          location=deck.key_locations.get("status"),
-                          fields={"number": number, "players": players, "rank": rank}))
-    return cards
 
 
 def _standard_deck(deck: Deck) -> list[Card]:

@@ -356,14 +356,14 @@ def validate(decks, games, as_json, **shared):
 def playtest(deck, games, seed, policy, vs, jobs, as_json, report_path, **shared):
     """Simulate many seeded games of DECK (as `build` with the same options prints it)."""
     from .build import prepare_decks
-    from .games import game_module
+    from .games import game_info
     from .playtest import draw_report, format_report, report_json, run_playtest
 
     built = prepare_decks([deck], _settings(**shared))[0]
-    module = game_module(built.game)
-    if module is None:
+    info = game_info(built.game)
+    if info is None:
         raise CardgenError(f"deck '{built.id}' has no game engine (game: {built.game}); nothing to playtest")
-    game = module.game_from_deck(built, built.options)
+    game = info.from_deck(built, built.options)
     from .progress import Progress, reporting
 
     with reporting(Progress("playing", enabled=None if not as_json else False)):

@@ -100,6 +100,12 @@ class _DeckReader:
     def read(self) -> Deck:
         data = self.data
         game = data.get("game", "none")
+        from .games import game_info
+
+        try:
+            game_info(game)
+        except CardgenError as exc:
+            raise self.doc.error(("game",), exc.message) from None
         players = tuple(
             Player(p["name"], self.color(("players", i, "color")))
             for i, p in enumerate(data.get("players", []))

@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from .findings import Finding
-from .games import game_module
+from .games import game_info
 from .model import Deck
 from .sheets import SheetTemplate, load_template
 
@@ -69,18 +69,18 @@ def validate_deck(deck: Deck, template: SheetTemplate, playtest_games: int = PLA
 
     printed = sum(output.count for output in plan_outputs(deck, Path()))
     report = DeckReport(deck.id, str(deck.path), printed, structural_findings(deck, template))
-    module = game_module(deck.game)
-    if report.playable and module is not None and playtest_games > 0:
-        report.playtest, findings = _short_playtest(deck, module, playtest_games)
+    info = game_info(deck.game)
+    if report.playable and info is not None and playtest_games > 0:
+        report.playtest, findings = _short_playtest(deck, info, playtest_games)
         report.findings.extend(findings)
     return report
 
 
 def structural_findings(deck: Deck, template: SheetTemplate, faces: Faces | None = None) -> list[Finding]:
     findings = common_findings(deck) + face_findings(deck, template, faces)
-    module = game_module(deck.game)
-    if module is not None:
-        findings += module.check_deck(deck)
+    info = game_info(deck.game)
+    if info is not None:
+        findings += info.check_deck(deck)
     return findings
 
 
@@ -174,10 +174,10 @@ def face_findings(deck: Deck, template: SheetTemplate, faces: Faces | None = Non
     return (faces or deck_faces(deck, template)).findings(deck.cards)
 
 
-def _short_playtest(deck: Deck, module, games: int) -> tuple[dict[str, Any], list[Finding]]:
+def _short_playtest(deck: Deck, info, games: int) -> tuple[dict[str, Any], list[Finding]]:
     from .playtest import run_playtest
 
-    game = module.game_from_deck(deck, deck.options)
+    game = info.from_deck(deck, deck.options)
     report = run_playtest(game, games=games, seed=PLAYTEST_SEED, policy="random")
     findings = []
     if report["timeouts"] == report["games"]:

@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 
 from cardgen.errors import CardgenError, Location
 from cardgen.games import common_carrier as cc
-from cardgen.games.base import TERMINAL
+from cardgen.games.base import TERMINAL, IllegalAction
 from cardgen.games.common_carrier import (
     BASIC_PATTERNS,
     BOTTOM,
@@ -204,7 +204,7 @@ def test_mismatched_edges_are_rejected():
     state.give_turn(0, [a, b])
     assert all((3, 4) not in {(r, c) for _, r, c, _ in x} or (3, 3) in {(r, c) for _, r, c, _ in x}
                for x in state.legal_actions())
-    with pytest.raises(CardgenError, match="illegal play"):
+    with pytest.raises(IllegalAction, match="illegal play"):
         state.apply_action(((a, 3, 4, False), (b, 2, 4, False)))
 
 
@@ -314,7 +314,7 @@ def test_the_two_cards_of_a_turn_go_to_different_cells():
     state.give_turn(0, [a, b])
     for action in state.legal_actions():
         assert action[0][1:3] != action[1][1:3]
-    with pytest.raises(CardgenError, match="used twice"):
+    with pytest.raises(IllegalAction, match="used twice"):
         state.apply_action(((a, 3, 4, False), (b, 3, 4, False)))
 
 

@@ -1,41 +1,100 @@
-"""Rules knowledge, one module per game.
+"""Games: each declares itself once, as a ``GameInfo``, and a registry holds them.
 
-Each game module exposes:
+A game is one declared thing: its id (what ``game:`` in a deck names), name,
+engine (a ``Game`` subclass with its option specs), how it customises the
+printed deck, its structural checks and its engine built from a deck. The
+bundled games are named here; third-party games register through the Python
+entry point group ``cardgen.games`` (``my_game = "my_package:GAME"``), so
+``pip install my-game`` makes ``cardgen validate`` and ``cardgen playtest``
+work for decks that name it. The build, validator, schema and command line
+ask the registry and name no game.
 
-- a ``Game`` subclass (see ``base.py``) with its rule options, named in ``GAMES``;
-- ``game_from_deck(deck, options) -> Game``: the engine for a built deck;
-- ``check_deck(deck) -> list[Finding]``: the game's structural checks.
-
-Modules are imported on first use so ``cardgen build`` does not pay for
+Modules are imported on first use, so ``cardgen build`` does not pay for
 engines it does not run.
 """
 from __future__ import annotations
 
 import importlib
-from types import ModuleType
-from typing import TYPE_CHECKING
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from functools import lru_cache
+from importlib.metadata import entry_points
+from typing import TYPE_CHECKING, Any
+
+from ..errors import CardgenError
 
 if TYPE_CHECKING:
+    from ..findings import Finding
     from .base import Game
 
 #: the policies every game can be played with (``--policy``, ``--vs``)
 POLICIES = ("random", "greedy")
+#: where installed packages declare their games
+ENTRY_POINT_GROUP = "cardgen.games"
+#: a deck with no engine: printed and checked, never played
+NO_GAME = "none"
 
-#: each bundled game's rules module and Game class, as "module:Class"
-GAMES = {
-    "common-carrier": "cardgen.games.common_carrier:CommonCarrierGame",
-    "dotcombust": "cardgen.games.dotcombust:DotcombustGame",
-    "clusterfuck": "cardgen.games.clusterfuck:ClusterfuckGame",
+#: the bundled games: id -> "module:GameInfo"
+BUNDLED = {
+    "common-carrier": "cardgen.games.common_carrier:GAME",
+    "dotcombust": "cardgen.games.dotcombust:GAME",
+    "clusterfuck": "cardgen.games.clusterfuck:GAME",
 }
 
 
-def game_module(name: str) -> ModuleType | None:
-    """The rules module of game ``name``, or None for a game without one."""
-    target = GAMES.get(name)
-    return importlib.import_module(target.partition(":")[0]) if target else None
+@dataclass(frozen=True)
+class GameInfo:
+    """Everything cardgen needs to know about a game, declared once by its module."""
+
+    #: what ``game:`` in a deck file names
+    id: str
+    name: str
+    #: the engine: a Game subclass whose ``option_specs`` are the game's rule options
+    engine: type[Game]
+    #: the engine for a built deck: ``from_deck(deck, options) -> Game``
+    from_deck: Callable[[Any, Mapping[str, Any] | None], Game]
+    #: structural checks of a built deck: ``check_deck(deck) -> list[Finding]``
+    check_deck: Callable[[Any], list[Finding]]
+    #: the printed deck: ``customise(deck, cards, options, settings) -> cards`` (gray cards, status cards...)
+    customise: Callable[..., list] | None = None
+    #: card kinds the game makes itself (deck files may not write them)
+    card_kinds: tuple[str, ...] = ()
+    #: how many players, in words, for `cardgen list`
+    players: str = ""
+
+
+@lru_cache(maxsize=1)
+def registry() -> dict[str, str]:
+    """Every game id and where its GameInfo lives: the bundled ones, then installed plug-ins."""
+    found = dict(BUNDLED)
+    for point in entry_points(group=ENTRY_POINT_GROUP):
+        found.setdefault(point.name, point.value)
+    return found
+
+
+@lru_cache(maxsize=32)
+def game_info(name: str) -> GameInfo | None:
+    """The game ``name`` (None for ``none``); an unknown id is an error with a suggestion."""
+    if name == NO_GAME:
+        return None
+    target = registry().get(name)
+    if target is None:
+        from ..yamlio import did_you_mean
+
+        known = sorted(registry())
+        raise CardgenError(f"unknown game '{name}'{did_you_mean(name, known)}; games: {', '.join(known)}, or "
+                           f"{NO_GAME} (a plug-in game registers with the '{ENTRY_POINT_GROUP}' entry point group)")
+    module, _, attribute = target.partition(":")
+    try:
+        info = getattr(importlib.import_module(module), attribute or "GAME")
+    except (ImportError, AttributeError) as exc:
+        raise CardgenError(f"game '{name}' is registered as {target} but cannot be loaded: {exc}") from None
+    if not isinstance(info, GameInfo) or info.id != name:
+        raise CardgenError(f"game '{name}' is registered as {target}, which is not a GameInfo with id '{name}'")
+    return info
 
 
 def game_class(name: str) -> type[Game] | None:
-    """The Game class of game ``name`` (its options, its engine), or None."""
-    module = game_module(name)
-    return getattr(module, GAMES[name].partition(":")[2]) if module else None
+    """The engine class of game ``name`` (its option specs), or None for a deck without a game."""
+    info = game_info(name)
+    return info.engine if info else None

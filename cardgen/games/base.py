@@ -18,6 +18,11 @@ from typing import Any, Generic, TypeVar
 from ..errors import CardgenError
 from ..yamlio import did_you_mean
 
+
+class IllegalAction(ValueError):
+    """An action the state does not allow now: the one error every engine raises for it."""
+
+
 #: ``current_player()`` of a state where every player moves at once.
 SIMULTANEOUS = -2
 #: ``current_player()`` of a finished game.
@@ -186,6 +191,10 @@ class State(ABC):
 
     @abstractmethod
     def clone(self) -> State: ...
+
+    def action_to_string(self, action: Action) -> str:
+        """The action in words, for logs, reports and error messages."""
+        return str(action)
 
     def winners(self) -> list[int]:
         """Seats that won; empty for a draw."""

@@ -13,13 +13,13 @@ stays small and cheap to clone.
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from ..errors import CardgenError
 from ..findings import Finding
-from . import base
-from .base import TERMINAL, Game, OptionSpec, State
+from . import GameInfo, base
+from .base import TERMINAL, Game, IllegalAction, OptionSpec, State
 
 # ---------------------------------------------------------------- cards
 
@@ -266,12 +266,12 @@ class ClusterfuckGame(Game["ClusterfuckState"]):
         }
 
 
-def game_from_deck(deck: Any, options: dict[str, Any] | None = None) -> ClusterfuckGame:
+def game_from_deck(deck: Any, options: Mapping[str, Any] | None = None) -> ClusterfuckGame:
     """The engine for a built deck: the deck's options, overridden by ``options``."""
     names = {spec.name for spec in ClusterfuckGame.option_specs}
     merged = {k: v for k, v in (deck.options or {}).items() if k in names}
     merged = read_options(merged)
-    merged.update(read_options(options))
+    merged.update(read_options(dict(options or {})))
     return ClusterfuckGame(merged.get("players", DEFAULT_PLAYERS), merged)
 
 
@@ -289,6 +289,9 @@ def _demander_wins(demander: int, target: int, n: int) -> bool:
 
 class ClusterfuckState(State):
     """One position: hands as rank counts, status cards, the trick in play."""
+
+    def action_to_string(self, action: Any) -> str:
+        return action_to_string(action)
 
     # set by _seat at the start of every round, then by the moves
     phase: int
@@ -374,7 +377,7 @@ class ClusterfuckState(State):
         elif phase == ANSWER_DEMAND:
             self._answer(action)
         else:
-            raise ValueError("the game is over")
+            raise IllegalAction("the game is over")
 
     def is_terminal(self) -> bool:
         return self.phase == OVER
@@ -445,7 +448,7 @@ class ClusterfuckState(State):
         if not (0 < action < NO_DEMAND and hand[rank] >= count) or (
             self.trick_count and (count != self.trick_count or rank <= self.trick_rank)
         ):
-            raise ValueError(f"illegal action {action_to_string(action)} for seat {p}")
+            raise IllegalAction(f"illegal action {action_to_string(action)} for seat {p}")
         hand[rank] -= count
         self.held[p] -= count
         self.played[rank] += count
@@ -464,7 +467,7 @@ class ClusterfuckState(State):
 
     def _pass(self) -> None:
         if not self.trick_count:
-            raise ValueError("the leader must play")
+            raise IllegalAction("the leader must play")
         self.passes += 1
         needed = self.active if self.out[self.trick_winner] else self.active - 1
         if self.passes >= needed:
@@ -501,7 +504,7 @@ class ClusterfuckState(State):
             return
         target = action - DEMAND
         if not (0 <= target < self.n) or target not in self.demand_targets():
-            raise ValueError(f"illegal action {action_to_string(action)}")
+            raise IllegalAction(f"illegal action {action_to_string(action)}")
         self.demands += 1
         self.target = target
         self.phase, self.player = ANSWER_DEMAND, target
@@ -524,7 +527,7 @@ class ClusterfuckState(State):
             else:
                 self.protected += 1
         else:
-            raise ValueError(f"illegal action {action_to_string(action)}")
+            raise IllegalAction(f"illegal action {action_to_string(action)}")
         self.target = -1
         self.phase, self.player = PLAY, demander
 
@@ -748,3 +751,31 @@ __all__ = [
     "status_cards",
     "status_title",
 ]
+
+
+# --- the game, declared ---------------------------------------------------------
+
+#: Social Status colours: the Magnate's gold, the Asshole's red, the ranks between
+STATUS_COLORS = {"top": (0.80, 0.64, 0.16), "bottom": (0.45, 0.12, 0.12), "middle": (0.28, 0.30, 0.38)}
+
+
+def customise(deck: Any, cards: list, options: Mapping[str, Any], settings: Any) -> list:
+    """One Social Status card per player, numbered 1..N, before the deck's own cards."""
+    from ..colors import parse_color
+    from ..model import Card
+
+    players = options["players"]
+    color = deck.status.get("color")
+    status = []
+    for number, title in status_cards(players):
+        rank = "top" if number == 1 else "bottom" if number == players else "middle"
+        status.append(Card(id=f"status-{number}", kind="status", number=number, title=title,
+                           text=deck.status.get("text", ""),
+                           color=parse_color(color) if color else STATUS_COLORS[rank],
+                           location=deck.key_locations.get("status"),
+                           fields={"number": number, "players": players, "rank": rank}))
+    return status + cards
+
+
+GAME = GameInfo(id="clusterfuck", name="Clusterfuck", engine=ClusterfuckGame, from_deck=game_from_deck,
+                check_deck=check_deck, customise=customise, card_kinds=("status",), players="5–8+")

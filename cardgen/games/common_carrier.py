@@ -24,8 +24,8 @@ from typing import Any
 
 from ..errors import CardgenError
 from ..findings import Finding
-from . import base
-from .base import TERMINAL, Game, OptionSpec, State
+from . import GameInfo, base
+from .base import TERMINAL, Game, IllegalAction, OptionSpec, State
 
 # --- cards ---------------------------------------------------------------
 
@@ -418,6 +418,9 @@ PHASE_TURN, PHASE_HANDOVER = 0, 1
 class CommonCarrierState(State):
     """The board of stacks, each player's deck, hand and discards, and who decides."""
 
+    def action_to_string(self, action: Any) -> str:
+        return self.game.action_to_string(tuple(action))
+
     def __init__(self, game: CommonCarrierGame):
         self.game = game
         self.top = [-1] * CELLS
@@ -505,7 +508,7 @@ class CommonCarrierState(State):
 
     def apply_action(self, action: Sequence) -> None:
         if self.finished:
-            raise CardgenError("the game is over")
+            raise IllegalAction("the game is over")
         self._check_action(action)
         self._apply(tuple(action))
 
@@ -1014,18 +1017,18 @@ class CommonCarrierState(State):
     def _check_action(self, action: Sequence) -> None:
         cards = self.pending if self.phase == PHASE_HANDOVER else self.hands[self.player]
         if len(action) != self._level:
-            raise CardgenError(f"this turn places {self._level} card(s), got {len(action)}")
+            raise IllegalAction(f"this turn places {self._level} card(s), got {len(action)}")
         seen_cards, seen_cells = set(), set()
         for placement in action:
             card, r, c, _ = placement
             if card not in cards or card in seen_cards:
-                raise CardgenError(f"card {card} is not available to play")
+                raise IllegalAction(f"card {card} is not available to play")
             if not (0 <= r < INNER and 0 <= c < INNER) or (r, c) in seen_cells:
-                raise CardgenError(f"cell ({r},{c}) is off the board or used twice")
+                raise IllegalAction(f"cell ({r},{c}) is off the board or used twice")
             seen_cards.add(card)
             seen_cells.add((r, c))
         if not self._placement_legal(action):
-            raise CardgenError(f"illegal play: {self.game.action_to_string(tuple(action))}")
+            raise IllegalAction(f"illegal play: {self.game.action_to_string(tuple(action))}")
 
     def _placement_legal(self, action: Sequence) -> bool:
         """Lay the cards, check the end-of-turn conditions around them, lift them again."""
@@ -1168,3 +1171,26 @@ def _verify_layout(game: CommonCarrierGame, player: int, found: list,
     if state.is_legal_board() and state.value(player) >= game.target:
         return layout
     return None
+
+
+# --- the game, declared ---------------------------------------------------------
+
+def customise(deck: Any, cards: list, options: Mapping[str, Any], settings: Any) -> list:
+    """The gray cards printed per player: all, none, or the counts ``--gray pbx=N,goose=M`` asks for."""
+    from ..build import parse_gray
+
+    pbx, goose = parse_gray(getattr(settings, "gray", "all"))
+    out = []
+    for card in cards:
+        if card.kind == "tile" and card.gray and card.edges is not None:
+            wanted = pbx if card.edges.count() == 4 else goose if card.edges.count() == 0 else None
+            if wanted == 0:
+                continue
+            if wanted is not None:
+                card = card.with_(copies=wanted)
+        out.append(card)
+    return out
+
+
+GAME = GameInfo(id="common-carrier", name="Common Carrier", engine=CommonCarrierGame, from_deck=game_from_deck,
+                check_deck=check_deck, customise=customise, players="2")

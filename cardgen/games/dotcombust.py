@@ -21,8 +21,8 @@ from typing import Any, NamedTuple
 
 from ..errors import CardgenError
 from ..findings import Finding
-from . import base
-from .base import SIMULTANEOUS, TERMINAL, Game, OptionSpec, State
+from . import GameInfo, base
+from .base import SIMULTANEOUS, TERMINAL, Game, IllegalAction, OptionSpec, State
 
 #: the sizes of a stand-in deck when no Deck is given: 16 assets, 80 cards
 DEFAULT_ASSETS: dict[str, int] = {
@@ -355,6 +355,19 @@ class DotcombustState(State):
         self.game = game
         if hands is None:  # clone() fills the fields itself
             return
+        self._init(game, hands, turn)
+
+    def action_to_string(self, action: Any) -> str:
+        """``pass 2 face up: Server Farm``; a joint action, one play per player."""
+        if isinstance(action, tuple) and action and isinstance(action[0], Pass):
+            return "; ".join(f"seat {p}: {self.action_to_string(play)}" for p, play in enumerate(action))
+        if not action.assets:
+            return "sit out"
+        names = [self.game.asset_names[a] for a in action.assets]
+        how = "face up" if action.face_up else "face down"
+        return f"pass {len(names)} {how}: {', '.join(dict.fromkeys(names))}"
+
+    def _init(self, game: DotcombustGame, hands: list[list[int]], turn: int) -> None:
         n = game.num_players
         count = len(game.asset_sizes)
         self.hands = hands
@@ -385,7 +398,7 @@ class DotcombustState(State):
         if self.ended_by:
             return []
         if player is None:
-            raise ValueError("dotCOMbust turns are simultaneous: "
+            raise IllegalAction("dotCOMbust turns are simultaneous: "
                              "ask legal_actions(player) for each player")
         game = self.game
         size = self.hand_sizes[player]
@@ -412,15 +425,15 @@ class DotcombustState(State):
         answer, so the order of answering cannot matter.
         """
         if self.ended_by:
-            raise ValueError("the game is over")
+            raise IllegalAction("the game is over")
         game = self.game
         n = game.num_players
         if len(action) != n:
-            raise ValueError(f"a dotCOMbust turn needs one play per player ({n}), "
+            raise IllegalAction(f"a dotCOMbust turn needs one play per player ({n}), "
                              f"got {len(action)}")
         for p, play in enumerate(action):
             if play not in self.legal_actions(p):
-                raise ValueError(f"player {p} cannot play {play!r} now")
+                raise IllegalAction(f"player {p} cannot play {self.action_to_string(play)} now")
         hands, sizes, bans = self.hands, self.hand_sizes, self.bans
         offset = game.offset(self.turn)
         gifts = [game.bitter_end and sizes[p] == 1 for p in range(n)]
@@ -642,3 +655,22 @@ def _chance_holds_none(unseen: int, missing: int, hand: int) -> float:
             break
         chance *= max(unseen - missing - i, 0) / (unseen - i)
     return chance
+
+
+# --- the game, declared ---------------------------------------------------------
+
+def customise(deck: Any, cards: list, options: Mapping[str, Any], settings: Any) -> list:
+    """A smaller deck for fewer players: ``assets=N`` keeps the first N assets."""
+    keep = options.get("assets")
+    if not keep:
+        return cards
+    assets = list(dict.fromkeys(c.asset for c in cards if c.kind == "asset"))
+    if not 1 <= keep <= len(assets):
+        raise CardgenError(f"option assets must be from 1 to {len(assets)} (the deck has {len(assets)} assets), "
+                           f"got {keep}")
+    kept = set(assets[:keep])
+    return [c for c in cards if c.kind != "asset" or c.asset in kept]
+
+
+GAME = GameInfo(id="dotcombust", name="dotCOMbust", engine=DotcombustGame, from_deck=game_from_deck,
+                check_deck=check_deck, customise=customise, card_kinds=("asset",), players="3+")
