@@ -27,10 +27,12 @@ bench: $(STAMP)
 	$(BIN)/python bench/export.py
 	$(BIN)/python bench/playtest.py
 
-$(STAMP): pyproject.toml
+$(STAMP): pyproject.toml examples/gops/pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 	$(BIN)/python -m pip install --quiet --quiet -e '.[test]'
+	# the example game plug-in, so the conformance test covers a third-party game too
+	$(BIN)/python -m pip install --quiet --quiet --no-deps -e examples/gops
 	touch $(STAMP)
 
 clean:

@@ -78,4 +78,11 @@ step "cardgen new demo && cardgen build demo/demo.yaml"
 "${cardgen[@]}" build demo/demo.yaml
 test -s output/demo.pdf || fail "cardgen build demo/demo.yaml wrote no output/demo.pdf"
 
+step "the example game plug-in: pip install examples/gops, then playtest its deck"
+"$work/venv/bin/python" -m pip install --quiet --no-deps "$work/src/examples/gops" 2>"$work/plugin.log" \
+    || { cat "$work/plugin.log" >&2; fail "the example plug-in did not install"; }
+"${cardgen[@]}" validate "$work/src/examples/gops/gops.yaml" --games 5
+"${cardgen[@]}" playtest "$work/src/examples/gops/gops.yaml" --games 20 --seed 1 >gops.txt
+grep -q "Playtest: gops, 20 games" gops.txt || { cat gops.txt >&2; fail "the plug-in game did not playtest"; }
+
 step "the installed wheel does what the README shows"

@@ -8,6 +8,7 @@ The playtest runner drives every game through these verbs only.
 """
 from __future__ import annotations
 
+import functools
 import math
 import random
 from abc import ABC, abstractmethod
@@ -166,6 +167,26 @@ class Game(ABC, Generic[StateT]):
 
 class State(ABC):
     """One position of a game."""
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        """Every engine's ``apply_action`` refuses what is not an action of the game with IllegalAction,
+        whatever shape it has (an engine checks its own actions; a malformed one fails in its own way)."""
+        super().__init_subclass__(**kwargs)
+        apply = cls.__dict__.get("apply_action")
+        if apply is None or getattr(apply, "_guarded", False):
+            return
+
+        @functools.wraps(apply)
+        def guarded(self: State, action: Action) -> None:
+            try:
+                apply(self, action)
+            except IllegalAction:
+                raise
+            except (TypeError, ValueError, IndexError, KeyError, AttributeError) as exc:
+                raise IllegalAction(f"not an action of this game now: {action!r} ({exc})") from None
+
+        guarded._guarded = True  # type: ignore[attr-defined]
+        cls.apply_action = guarded  # type: ignore[method-assign]
 
     @abstractmethod
     def current_player(self) -> int:

@@ -1,0 +1,121 @@
+"""Every registered game (the bundled ones and installed plug-ins), held to one contract.
+
+After OpenSpiel's random-simulation test: random playouts reach the end and
+replay identically from the same seed; a decision node always offers an
+action; anything that is not a legal action is refused with IllegalAction;
+returns sum to 1 (a win, shared among winners) or 0 (a draw); a clone is
+independent of its original; a state survives serialisation (pickle) and
+plays on identically.
+"""
+from __future__ import annotations
+
+import pickle
+import random
+
+import pytest
+
+from cardgen.games import game_info, registry
+from cardgen.games.base import SIMULTANEOUS, TERMINAL, IllegalAction
+
+GAMES = sorted(registry())
+MAX_MOVES = 20_000
+
+
+def test_the_bundled_games_and_the_example_plug_in_are_registered():
+    assert {"common-carrier", "dotcombust", "clusterfuck"} <= set(GAMES)
+    assert "gops" in GAMES, "install the example plug-in: pip install -e examples/gops (make test does)"
+
+
+def decide(state, rng):
+    """A random action at this node: one action, or a joint one when everybody moves at once."""
+    player = state.current_player()
+    if player == SIMULTANEOUS:
+        return tuple(rng.choice(state.legal_actions(p)) for p in range(state.game.num_players))
+    return rng.choice(state.legal_actions())
+
+
+def playout(state, seed):
+    """Play to the end from ``state``; the actions, as strings, and the returns."""
+    rng = random.Random(seed)
+    history = []
+    for _ in range(MAX_MOVES):
+        if state.is_terminal():
+            break
+        action = decide(state, rng)
+        history.append(state.action_to_string(action))
+        state.apply_action(action)
+    return history, state.returns()
+
+
+def new_state(name, seed):
+    info = game_info(name)
+    return info.engine().new_initial_state(random.Random(seed))
+
+
+@pytest.mark.parametrize("name", GAMES)
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_random_playouts_end_and_replay_identically_from_the_seed(name, seed):
+    first = playout(new_state(name, seed), seed)
+    again = playout(new_state(name, seed), seed)
+    assert first == again
+    history, returns = first
+    assert history and all(isinstance(step, str) and step for step in history)
+    assert sum(returns) == pytest.approx(1.0) or sum(returns) == pytest.approx(0.0)
+    assert all(0.0 <= r <= 1.0 for r in returns)
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_every_decision_node_offers_an_action_and_terminal_states_none(name):
+    state = new_state(name, 7)
+    rng = random.Random(7)
+    for _ in range(MAX_MOVES):
+        player = state.current_player()
+        if state.is_terminal():
+            assert player == TERMINAL
+            break
+        if player == SIMULTANEOUS:
+            assert all(state.legal_actions(p) for p in range(state.game.num_players))
+        else:
+            assert player >= 0 and state.legal_actions()
+        state.apply_action(decide(state, rng))
+    assert state.is_terminal()
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_what_is_not_a_legal_action_is_refused_with_one_error_type(name):
+    state = new_state(name, 3)
+    for garbage in [("not", "an", "action"), object(), 10**9, ()]:
+        with pytest.raises(IllegalAction):
+            state.clone().apply_action(garbage)
+    rng = random.Random(3)
+    action = decide(state, rng)
+    finished = state.clone()
+    playout(finished, 3)
+    with pytest.raises(IllegalAction):
+        finished.apply_action(action)  # nothing is legal once the game is over
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_a_clone_is_independent_of_its_original(name):
+    state = new_state(name, 5)
+    rng = random.Random(5)
+    for _ in range(3):
+        if not state.is_terminal():
+            state.apply_action(decide(state, rng))
+    before = (state.current_player(), state.is_terminal(), state.returns(), playout(state.clone(), 11))
+    copy = state.clone()
+    playout(copy, 99)
+    assert copy.is_terminal()
+    assert (state.current_player(), state.is_terminal(), state.returns(), playout(state.clone(), 11)) == before
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_a_state_survives_serialisation_and_plays_on_identically(name):
+    state = new_state(name, 9)
+    rng = random.Random(9)
+    for _ in range(2):
+        if not state.is_terminal():
+            state.apply_action(decide(state, rng))
+    restored = pickle.loads(pickle.dumps(state))
+    assert restored.current_player() == state.current_player()
+    assert playout(restored, 21) == playout(state.clone(), 21)
