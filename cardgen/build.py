@@ -319,22 +319,34 @@ def parse_offset(text: str, option: str = "--back-offset") -> tuple[float, float
     return float(match.group(1)), float(match.group(2))
 
 
-def parse_gray(text: str) -> tuple[int | None, int | None]:
-    """(pbx, goose) copies per player; None keeps what the deck says."""
+def parse_gray(text: str) -> list[tuple[int, int]] | None:
+    """Gray cards printed per player, as (PBX, goose eggs) for each player; None prints them all.
+
+    ``all``; ``none`` (the basic game); ``N`` or ``N,M``: player 1 (and 2) choose N (M) PBX among their
+    4 gray cards, the rest goose eggs; ``pbx=N,goose=M``: those counts for every player.
+    """
+    text = (text or "").strip()
     if text == "all":
-        return None, None
+        return None
     if text == "none":
-        return 0, 0
+        return [(0, 0), (0, 0)]
+    if re.fullmatch(r"\d(,\d)?", text):
+        choices = [int(n) for n in text.split(",")]
+        if any(n > 4 for n in choices):
+            raise CardgenError(f"--gray {text}: each player has 4 gray cards, so at most 4 PBX")
+        return [(n, 4 - n) for n in (choices * 2)[:2]]
     counts: dict[str, int | None] = {"pbx": None, "goose": None}
     for part in text.split(","):
         key, _, value = part.partition("=")
         key = key.strip()
         if key not in counts or not value.strip().isdigit():
-            raise CardgenError(f"--gray must be all, none or pbx=N,goose=M, got '{text}'")
+            raise CardgenError(f"--gray must be all, none, N or N,M (PBX among each player's 4 gray cards) or "
+                               f"pbx=N,goose=M, got '{text}'")
         if int(value) > 20:
             raise CardgenError(f"--gray {key}={value}: at most 20 copies per player")
         counts[key] = int(value)
-    return counts["pbx"], counts["goose"]
+    pbx, goose = counts["pbx"], counts["goose"]
+    return [(pbx if pbx is not None else 4, goose if goose is not None else 4)] * 2
 
 
 # --- customising a deck --------------------------------------------------------
@@ -359,7 +371,8 @@ def prepare(deck: Deck, settings: BuildSettings) -> Deck:
         owned = [c for c in cards if c.kind != "reference" and not c.shared]
         shared = [c for c in cards if c.kind == "reference" or c.shared]
         cards = [c.with_(owner=i, color=p.color if c.kind == "tile" or c.color is None else c.color)
-                 for i, p in enumerate(deck.players) for c in owned] + shared
+                 for i, p in enumerate(deck.players) for c in owned
+                 if c.owner in (-1, i)] + shared  # a card the game gave one player stays that player's
     return deck.with_(cards=tuple(cards))
 
 

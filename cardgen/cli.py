@@ -81,9 +81,9 @@ def _deck_options(func):
     for option in reversed((
         click.option("--color", "colors", multiple=True, metavar="COLOR",
                      help="A player's colour, CSS name or #hex; once per player, in order."),
-        click.option("--gray", default="all", metavar="all|none|pbx=N,goose=M", show_default=True,
+        click.option("--gray", default="all", metavar="all|none|N|N,M|pbx=N,goose=M", show_default=True,
                      help="Gray cards per player (Common Carrier): all 4 PBX and 4 goose eggs, none "
-                          "(basic game), or chosen counts."),
+                          "(basic game), each player's own 4 as PBX counts (3,1), or pbx=N,goose=M."),
         click.option("--players", type=int, default=None,
                      help="Player count, for decks that take one (Clusterfuck: 3 to 12, default 8)."),
         click.option("--option", "options", multiple=True, metavar="KEY=VALUE",

@@ -75,7 +75,7 @@ def test_each_distinct_face_is_drawn_once(tmp_path):
     (["--back-offset", "1;2"], "--back-offset must be X,Y"),
     (["--back-offset", "50,0"], "too large"),
     (["--sheet", "letter-11up"], "unknown sheet 'letter-11up'"),
-    (["--gray", "pbx=two"], "--gray must be all, none or pbx=N,goose=M"),
+    (["--gray", "pbx=two"], "--gray must be all, none, N or N,M"),
     (["--option", "target"], "--option must be KEY=VALUE"),
     (["--option", "targte=6"], "did you mean 'target'"),
     (["--option", "target=six"], "option 'target' must be a whole number"),

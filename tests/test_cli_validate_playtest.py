@@ -40,7 +40,7 @@ def test_a_deck_missing_a_basic_pattern_is_not_playable_and_build_refuses_it(cli
 
 
 def test_gray_cards_asked_for_beyond_what_was_printed_are_reported(cli):
-    result = cli("validate", "common-carrier", "--gray", "none", "--option", "gray_pbx=2", "--games", "0")
+    result = cli("validate", "common-carrier", "--gray", "none", "--option", "gray_rule=true", "--games", "0")
     assert result.exit_code == 1
     assert "pbx" in result.output.lower()
 

@@ -74,13 +74,26 @@ OPTION_SPECS = (
     OptionSpec("tie_resolution", 0,
                "0 none; 1 best own path wins (then most own links); 2 most own links wins",
                choices=(0, 1, 2)),
-    OptionSpec("gray_pbx", None, "PBX cards each player shuffles in (default: half of 4 gray)",
-               minimum=0, maximum=40),
-    OptionSpec("gray_goose", None, "goose eggs each player shuffles in (default: the rest of 4 gray)",
-               minimum=0, maximum=40),
+    OptionSpec("gray_rule", False, "the gray-card rule: each player shuffles in 4 gray cards of their choice "
+                                   "(off: the basic game, gray cards set aside)"),
+    OptionSpec("gray_pbx_1", None, "of player 1's 4 gray cards, how many are PBX (the rest goose eggs; "
+                                   "default: as printed, else 2)", minimum=0, maximum=4),
+    OptionSpec("gray_pbx_2", None, "of player 2's 4 gray cards, how many are PBX (the rest goose eggs; "
+                                   "default: as printed, else 2)", minimum=0, maximum=4),
 )
 OPTION_NAMES = tuple(spec.name for spec in OPTION_SPECS)
-DEFAULT_GRAY = 4
+#: "Each player chooses 4 gray cards"
+GRAY_CARDS = 4
+#: what a reference card must say for the readings this engine plays (the bundled card is tested
+#: against it): condition ("" for every game) -> phrases its line must contain
+REFERENCE_READINGS = {
+    "": ("one connected layout", "5 × 5", "every path between them uses at least {target}"),
+    "hole_card": ("1 extra card",),
+    "endgame": ("play 1 card a turn",),
+    "gray_rule": ("4 gray cards of their own choice",),
+    "tie_resolution=1": ("best winning path", "most links of your own"),
+    "tie_resolution=2": ("most links of your own",),
+}
 
 
 def parse_options(options: Mapping[str, Any] | None) -> dict[str, Any]:
@@ -271,13 +284,17 @@ class CommonCarrierGame(Game["CommonCarrierState"]):
     option_specs = OPTION_SPECS
 
     def __init__(self, num_players: int = 2, options: Mapping[str, Any] | None = None,
-                 printed: Sequence[Printed] | None = None):
+                 printed: Sequence[Printed] | None = None, gray: Sequence[tuple[int, int]] | None = None):
+        """``gray`` gives each player's (PBX, goose eggs) directly, for set-ups; play takes them from the
+        options: none in the basic game, 4 of each player's choice with ``gray_rule``."""
         if num_players != 2:
             raise CardgenError(f"Common Carrier is for 2 players, not {num_players}")
         parsed = parse_options(options)
         printed = printed or [standard_printing(), standard_printing()]
-        pbx, goose = self._gray_counts(parsed, printed)
-        parsed["gray_pbx"], parsed["gray_goose"] = pbx, goose
+        chosen = list(gray) if gray is not None else self._gray_choice(parsed, printed)
+        for player in (0, 1):
+            parsed[f"gray_pbx_{player + 1}"] = chosen[player][0] if parsed["gray_rule"] or gray else None
+        self.gray = chosen
         super().__init__(2, parsed)
         self.target: int = parsed["target"]
         self.hole_card: bool = parsed["hole_card"]
@@ -290,40 +307,39 @@ class CommonCarrierGame(Game["CommonCarrierState"]):
         self.card_source: list[str] = []
         self.player_cards: list[list[int]] = [[], []]
         for player in (0, 1):
-            wanted = {PBX_MASK: pbx, GOOSE_MASK: goose}
-            for mask, gray, copies, source in printed[player]:
+            wanted = {PBX_MASK: chosen[player][0], GOOSE_MASK: chosen[player][1]}
+            for mask, is_gray, copies, source in printed[player]:
                 count = copies
-                if gray:
+                if is_gray:
                     count = min(copies, wanted.get(mask, 0))
                     wanted[mask] = wanted.get(mask, 0) - count
                 for _ in range(count):
                     self.player_cards[player].append(len(self.card_owner))
                     self.card_owner.append(player)
                     self.card_mask.append(mask)
-                    self.card_pbx.append(gray and mask == PBX_MASK)
+                    self.card_pbx.append(is_gray and mask == PBX_MASK)
                     self.card_source.append(source)
 
     @staticmethod
-    def _gray_counts(parsed: dict[str, Any], printed: Sequence[Printed]) -> tuple[int, int]:
-        """PBX and goose eggs per player: as asked, or 4 split evenly among those printed."""
-        have_pbx = min(sum(c for m, g, c, _ in p if g and m == PBX_MASK) for p in printed)
-        have_goose = min(sum(c for m, g, c, _ in p if g and m == GOOSE_MASK) for p in printed)
-        pbx, goose = parsed["gray_pbx"], parsed["gray_goose"]
-        if pbx is None and goose is None:
-            pbx = min(have_pbx, DEFAULT_GRAY // 2)
-            goose = min(have_goose, DEFAULT_GRAY - pbx)
-            pbx = min(have_pbx, DEFAULT_GRAY - goose)
-        elif pbx is None:
-            pbx = min(have_pbx, max(0, DEFAULT_GRAY - goose))
-        elif goose is None:
-            goose = min(have_goose, max(0, DEFAULT_GRAY - pbx))
-        if pbx > have_pbx:
-            raise CardgenError(f"option 'gray_pbx' asks for {pbx} PBX cards per player "
-                               f"but only {have_pbx} are printed (allowed: 0..{have_pbx})")
-        if goose > have_goose:
-            raise CardgenError(f"option 'gray_goose' asks for {goose} goose eggs per player "
-                               f"but only {have_goose} are printed (allowed: 0..{have_goose})")
-        return pbx, goose
+    def _gray_choice(parsed: dict[str, Any], printed: Sequence[Printed]) -> list[tuple[int, int]]:
+        """Each player's (PBX, goose eggs): none in the basic game; with the gray-card rule, 4 of the
+        player's own choice ("Each player chooses 4 gray cards"), as the options say or the print shows."""
+        if not parsed["gray_rule"]:
+            return [(0, 0), (0, 0)]
+        chosen = []
+        for player in (0, 1):
+            have_pbx = sum(c for m, g, c, _ in printed[player] if g and m == PBX_MASK)
+            have_goose = sum(c for m, g, c, _ in printed[player] if g and m == GOOSE_MASK)
+            pbx = parsed[f"gray_pbx_{player + 1}"]
+            if pbx is None:
+                pbx = have_pbx if have_pbx + have_goose == GRAY_CARDS else min(2, have_pbx)
+            goose = GRAY_CARDS - pbx
+            if pbx > have_pbx or goose > have_goose:
+                raise CardgenError(f"player {player + 1} chooses {pbx} PBX and {goose} goose eggs (option "
+                                   f"'gray_pbx_{player + 1}'), but {have_pbx} PBX and {have_goose} goose eggs "
+                                   f"are printed for them")
+            chosen.append((pbx, goose))
+        return chosen
 
     def new_initial_state(self, rng: random.Random) -> CommonCarrierState:
         state = CommonCarrierState(self)
@@ -1176,19 +1192,22 @@ def _verify_layout(game: CommonCarrierGame, player: int, found: list,
 # --- the game, declared ---------------------------------------------------------
 
 def customise(deck: Any, cards: list, options: Mapping[str, Any], settings: Any) -> list:
-    """The gray cards printed per player: all, none, or the counts ``--gray pbx=N,goose=M`` asks for."""
+    """The gray cards printed for each player: all of them (choose at the table), none (the basic
+    game), or each player's own choice of 4 (``--gray 3,1``)."""
     from ..build import parse_gray
 
-    pbx, goose = parse_gray(getattr(settings, "gray", "all"))
+    choice = parse_gray(getattr(settings, "gray", "all"))
+    if choice is None:
+        return list(cards)
     out = []
     for card in cards:
-        if card.kind == "tile" and card.gray and card.edges is not None:
-            wanted = pbx if card.edges.count() == 4 else goose if card.edges.count() == 0 else None
-            if wanted == 0:
-                continue
-            if wanted is not None:
-                card = card.with_(copies=wanted)
-        out.append(card)
+        if card.kind == "tile" and card.gray and card.edges is not None and card.edges.count() in (0, 4):
+            for player, (pbx, goose) in enumerate(choice):
+                wanted = pbx if card.edges.count() == 4 else goose
+                if wanted:
+                    out.append(card.with_(copies=wanted, owner=player))
+        else:
+            out.append(card)
     return out
 
 
