@@ -217,6 +217,16 @@ class State(ABC):
         """The action in words, for logs, reports and error messages."""
         return str(action)
 
+    def cards_played(self) -> list[list[str]] | None:
+        """Per player, the names of the cards they put into play this game (a card once per play),
+        for the playtest's per-card figures; None if the engine keeps no such record."""
+        return None
+
+    def cards_held(self) -> list[list[str]] | None:
+        """Per player, the names of the cards in their hand now (at the end: held, never played);
+        None if the engine keeps no such record."""
+        return None
+
     def winners(self) -> list[int]:
         """Seats that won; empty for a draw."""
         return [p for p, r in enumerate(self.returns()) if r > 0]
