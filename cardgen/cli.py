@@ -333,8 +333,8 @@ def validate(decks, games, as_json, **shared):
                 click.echo(f"  {finding}")
             if report.playtest:
                 p = report.playtest
-                click.echo(f"  playtest: {p['games']} games, completion {p['completion']:.0%}, "
-                           f"draws {p['draws']}, timeouts {p['timeouts']}, mean length {p['mean_length']:.1f}")
+                click.echo(f"  playtest: {p['games']} games: {p['decisive']:.0%} decisive, {p['draws']} ties, "
+                           f"{p['timeouts']} timeouts; mean length {p['mean_length']:.1f} moves")
     sys.exit(0 if all(r.playable for r in reports) else UNPLAYABLE)
 
 

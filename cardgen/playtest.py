@@ -13,11 +13,13 @@ A game may offer faster or smarter policies than the generic ones:
 """
 from __future__ import annotations
 
+import itertools
 import json
 import math
 import multiprocessing
 import random
 import statistics
+import textwrap
 import time
 from collections import Counter
 from collections.abc import Sequence
@@ -94,7 +96,8 @@ def play_game(game: Game, index: int, seed: int, seats: Sequence[str],
         length += 1
     timeout = not state.is_terminal()
     return GameRecord(seed=index, length=length, winners=[] if timeout else state.winners(),
-                      timeout=timeout, branching=branching, metrics=game.metrics(state))
+                      timeout=timeout, branching=branching, metrics=game.metrics(state),
+                      played=state.cards_played(), held=state.cards_held())
 
 
 def wilson_interval(successes: int, trials: int, z: float = Z95) -> tuple[float, float]:
@@ -109,16 +112,18 @@ def wilson_interval(successes: int, trials: int, z: float = Z95) -> tuple[float,
 
 
 def format_report(report: dict[str, Any]) -> str:
-    """The report as a readable text table."""
+    """The report as readable text: the verdict in words, then the figures."""
     vs = report["vs"]
     lines = [(f"Playtest: {report['game']}, {report['games']} games, seed {report['seed']}, "
              f"{report['policy']} vs {vs}")]
     if report.get("options"):
         lines.append("  options: " + ", ".join(f"{k}={_fmt(v)}" for k, v in report["options"].items()))
+    lines += ["", *("  " + line for line in textwrap.wrap(report["verdict"], 76)), ""]
+    outcomes = report["outcomes"]
     rows = [
-        ("completion", f"{report['completion']:.1%} of games have a winner"),
-        ("draws", str(report["draws"])),
-        ("timeouts", f"{report['timeouts']} (after {report['max_moves']} moves)"),
+        ("outcomes", (f"{outcomes['decisive']:.1%} decisive, {outcomes['ties']:.1%} ties, "
+                      f"{outcomes['timeouts']:.1%} timeouts (cut off at {report['max_moves']} moves)")),
+        ("completion", f"{report['completion']:.1%} of games reached an end (decisive or tie)"),
     ]
     for seat in report["seat_win_rates"]:
         rows.append((f"seat {seat['seat'] + 1} wins",
@@ -126,7 +131,7 @@ def format_report(report: dict[str, Any]) -> str:
                      f"  ({seat['wins']} games, {seat['policy']})")))
     rows += [
         ("game length", (f"mean {report['mean_length']:.1f}, median {report['median_length']:g}, "
-                        f"min {report['min_length']}, max {report['max_length']}")),
+                        f"min {report['min_length']}, max {report['max_length']} moves")),
         ("branching", (f"mean {report['mean_branching']:.1f} legal plays; "
                       f"{report['multi_choice_share']:.1%} of decisions have a choice")),
         ("speed", (f"{report['games_per_second']:.1f} games/s, "
@@ -140,7 +145,32 @@ def format_report(report: dict[str, Any]) -> str:
         rows.append((key.replace("_", " "), text))
     width = max(len(name) for name, _ in rows)
     lines += [f"  {name.ljust(width)}  {text}" for name, text in rows]
+    lines += _card_table(report.get("cards"))
     return "\n".join(lines)
+
+
+#: rows of the per-card table in the text report (the JSON has every card)
+CARD_ROWS = 30
+
+
+def _card_table(cards: dict[str, Any] | None) -> list[str]:
+    if not cards:
+        return []
+    ranked = sorted(cards.items(), key=lambda item: (item[1]["win_rate_when_played"] is None,
+                                                     -(item[1]["win_rate_when_played"] or 0), item[0]))
+    name_width = max(4, *(len(name) for name, _ in ranked[:CARD_ROWS]))
+    lines = ["", ("  cards, best first: plays and copies held at the end per game; win rate of the players "
+                  "who played it"),
+             f"    {'card'.ljust(name_width)}  played   held  win rate when played"]
+    for name, card in ranked[:CARD_ROWS]:
+        rate = card["win_rate_when_played"]
+        won = "never played" if rate is None else \
+            f"{rate:6.1%}  95% CI [{card['wilson_low']:.0%}, {card['wilson_high']:.0%}]"
+        lines.append(f"    {name.ljust(name_width)}  {card['plays_per_game']:6.2f} {card['held_per_game']:6.2f}  "
+                     f"{won}")
+    if len(ranked) > CARD_ROWS:
+        lines.append(f"    ... {len(ranked) - CARD_ROWS} more cards in --json")
+    return lines
 
 
 def report_json(report: dict[str, Any]) -> str:
@@ -239,6 +269,9 @@ def _summarize(game: Game, records: list[GameRecord], seed: int, seats: Sequence
         seat_rates.append({"seat": seat, "policy": seats[seat], "wins": wins,
                            "rate": wins / n, "wilson_low": low, "wilson_high": high})
     figures = game.summarize([r.metrics for r in records])
+    decisive = sum(1 for r in records if r.winners)
+    timeouts = sum(1 for r in records if r.timeout)
+    draws = n - decisive - timeouts
     report: dict[str, Any] = {
         "game": game.name,
         "options": dict(game.options),
@@ -247,9 +280,11 @@ def _summarize(game: Game, records: list[GameRecord], seed: int, seats: Sequence
         "seed": seed,
         "max_moves": max_moves,
         "games": n,
-        "completion": sum(1 for r in records if r.winners) / n,
-        "draws": sum(1 for r in records if not r.winners and not r.timeout),
-        "timeouts": sum(1 for r in records if r.timeout),
+        "completion": sum(1 for r in records if not r.timeout) / n,
+        "decisive": decisive / n,
+        "outcomes": {"decisive": decisive / n, "ties": draws / n, "timeouts": timeouts / n},
+        "draws": draws,
+        "timeouts": timeouts,
         "seat_win_rates": seat_rates,
         "mean_length": statistics.fmean(lengths),
         "median_length": statistics.median(lengths),
@@ -260,10 +295,111 @@ def _summarize(game: Game, records: list[GameRecord], seed: int, seats: Sequence
         "multi_choice_share": (sum(1 for b in decisions if b > 1) / len(decisions)
                                if decisions else 0.0),
         "game_figures": figures,
+        "cards": _card_figures(records),
     }
     for key, value in figures.items():
         report.setdefault(key, value)
+    report["verdict"] = verdict(report)
     return report
+
+
+def _card_figures(records: list[GameRecord]) -> dict[str, dict[str, Any]] | None:
+    """Per card: plays and copies held at the end per game, and how often the players who played it
+    won; None when the engine keeps no record of cards."""
+    if any(r.played is None or r.held is None for r in records):
+        return None
+    plays: Counter[str] = Counter()
+    held: Counter[str] = Counter()
+    players: Counter[str] = Counter()
+    wins: Counter[str] = Counter()
+    for record in records:
+        for seat, (played, hand) in enumerate(zip(record.played or [], record.held or [])):
+            plays.update(played)
+            held.update(hand)
+            for name in set(played):
+                players[name] += 1
+                wins[name] += seat in record.winners
+    n = len(records)
+    figures = {}
+    for name in sorted(set(plays) | set(held)):
+        low, high = wilson_interval(wins[name], players[name])
+        figures[name] = {"plays_per_game": plays[name] / n, "held_per_game": held[name] / n,
+                         "players_who_played": players[name],
+                         "win_rate_when_played": wins[name] / players[name] if players[name] else None,
+                         "wilson_low": low, "wilson_high": high}
+    return figures
+
+
+def rate_difference(a: int, b: int, n: int, z: float = Z95) -> tuple[float, float, float]:
+    """The difference of two shares of the same n games (seat a's wins minus seat b's) with its 95%
+    interval; the two counts come from one multinomial sample, so their covariance is counted."""
+    pa, pb = a / n, b / n
+    half = z * math.sqrt(max(0.0, pa + pb - (pa - pb) ** 2) / n)
+    return pa - pb, pa - pb - half, pa - pb + half
+
+
+def verdict(report: dict[str, Any]) -> str:
+    """One paragraph in words: how games end, whether a seat or a policy has the edge, how long."""
+    n, outcomes = report["games"], report["outcomes"]
+    sentences = [_outcome_sentence(n, outcomes, report["max_moves"])]
+    seats = report["seat_win_rates"]
+    if len(seats) > 1 and report["decisive"] > 0:
+        sentences.append(_seat_sentence(seats, n))
+    sentences.append(f"Games last {report['mean_length']:.0f} moves on average "
+                     f"({report['min_length']} to {report['max_length']}).")
+    return " ".join(sentences)
+
+
+def _outcome_sentence(n: int, outcomes: dict[str, float], max_moves: int) -> str:
+    parts = [f"{_pct(outcomes['decisive'])} had a winner", f"{_pct(outcomes['ties'])} ended in a tie"]
+    if outcomes["timeouts"]:
+        parts.append(f"{_pct(outcomes['timeouts'])} were cut off after {max_moves} moves")
+    text = f"Of {n} games, " + ", ".join(parts[:-1]) + " and " + parts[-1] + "."
+    if outcomes["ties"] + outcomes["timeouts"] > 0.5:
+        text += " Most games end without a winner."
+    return text
+
+
+def _seat_sentence(seats: list[dict[str, Any]], n: int) -> str:
+    """Seat 1 against the best other seat when policies differ; else the best seat against the worst."""
+    if len({s["policy"] for s in seats}) > 1:
+        first = seats[0]
+        other = max(seats[1:], key=lambda s: s["rate"])
+        diff, low, high = rate_difference(first["wins"], other["wins"], n)
+        who = f"Seat 1 ({first['policy']}) against seat {other['seat'] + 1} ({other['policy']})"
+        if low > 0 or high < 0:
+            better = first["policy"] if diff > 0 else other["policy"]
+            return (f"{who}: seat 1 wins {_points(diff)} {'more' if diff > 0 else 'less'} often "
+                    f"(95% CI {_span(low, high)}): the {better} player has the edge, so choices matter.")
+        return (f"{who}: a difference of {_points(diff)} (95% CI {_span(low, high)}) is within chance; "
+                f"with these policies the choices make no clear difference.")
+    best = max(seats, key=lambda s: s["rate"])
+    worst = min(seats, key=lambda s: s["rate"])
+    diff, low, high = rate_difference(best["wins"], worst["wins"], n)
+    pair = f"seat {best['seat'] + 1} wins {_points(diff)} more often than seat {worst['seat'] + 1}"
+    if low <= 0:
+        return (f"No seat is clearly favoured: {pair}, but the 95% CI ({_span(low, high)}) "
+                f"includes no difference.")
+    if best["seat"] == 0:
+        kind = "a first-player advantage"
+    elif best["seat"] == len(seats) - 1:
+        kind = "a last-player advantage"
+    else:
+        kind = "an advantage for that seat"
+    return f"{pair[0].upper()}{pair[1:]} (95% CI {_span(low, high)}): {kind}."
+
+
+def _pct(share: float) -> str:
+    return f"{100 * share:.0f}%"
+
+
+def _points(diff: float) -> str:
+    points = abs(100 * diff)
+    return f"{points:.0f} point{'' if round(points) == 1 else 's'}"
+
+
+def _span(low: float, high: float) -> str:
+    return f"{round(100 * low) or 0} to {round(100 * high) or 0} points"
 
 
 def _fmt(value: Any) -> str:
@@ -310,10 +446,11 @@ def _bar_panel(title: str, labels: list[str], values: Sequence[float], value_max
     group = Group()
     group.add(String(20, 180, title, fontName="Helvetica", fontSize=10))
     chart = VerticalBarChart()
-    chart.x, chart.y, chart.width, chart.height = 60, 30, 380, 130
+    chart.x, chart.y, chart.width, chart.height = 60, 30, CHART_WIDTH, 130
     chart.data = [values or [0]]
-    chart.categoryAxis.categoryNames = labels or [""]
-    chart.categoryAxis.labels.fontSize = 7
+    chart.categoryAxis.categoryNames = fit_labels(labels, CHART_WIDTH) or [""]
+    chart.categoryAxis.labels.fontName = LABEL_FONT
+    chart.categoryAxis.labels.fontSize = LABEL_SIZE
     chart.valueAxis.valueMin = 0
     chart.valueAxis.valueMax = value_max
     chart.valueAxis.labels.fontSize = 7
@@ -325,34 +462,100 @@ def _bar_panel(title: str, labels: list[str], values: Sequence[float], value_max
 
 
 def _win_rate_panel(report: dict[str, Any]) -> Any:
+    """Each seat's win rate with its interval, then ties and timeouts: the bars add up to 100%."""
     from reportlab.graphics.shapes import Line
+    from reportlab.lib import colors
 
     seats = report["seat_win_rates"]
-    labels = [f"seat {s['seat'] + 1} ({s['policy']})" for s in seats]
-    group, chart = _bar_panel("Win rate by seat, with 95% Wilson interval", labels,
-                              [100 * s["rate"] for s in seats], 100, True)
-    step = chart.width / max(1, len(seats))
+    outcomes = report["outcomes"]
+    extra = [("ties", outcomes["ties"])] + ([("timeouts", outcomes["timeouts"])] if outcomes["timeouts"] else [])
+    policies = [s["policy"] for s in seats]
+    labels, title = seat_labels(policies, [name for name, _ in extra], CHART_WIDTH)
+    labels += [name for name, _ in extra]
+    group, chart = _bar_panel(f"Win rate by seat{title}, and the games nobody won; 95% Wilson intervals",
+                              labels, [100 * s["rate"] for s in seats] + [100 * v for _, v in extra], 100, True)
+    for i in range(len(seats), len(labels)):
+        chart.bars[(0, i)].fillColor = colors.HexColor("#bbbbbb")
+    step = chart.width / max(1, len(labels))
     for i, s in enumerate(seats):
         x = chart.x + (i + 0.5) * step
         low = chart.y + chart.height * s["wilson_low"]
         high = chart.y + chart.height * s["wilson_high"]
-        for line in (Line(x, low, x, high), Line(x - 6, low, x + 6, low),
-                     Line(x - 6, high, x + 6, high)):
+        tick = min(6.0, step / 4)
+        for line in (Line(x, low, x, high), Line(x - tick, low, x + tick, low),
+                     Line(x - tick, high, x + tick, high)):
             line.strokeWidth = 1.2
             group.add(line)
     return group
 
 
-def _length_panel(report: dict[str, Any]) -> Any:
-    histogram = {int(k): v for k, v in report["length_counts"].items()}
+#: the plotting area of a chart panel, and the size of its axis labels
+CHART_WIDTH = 380
+LABEL_FONT, LABEL_SIZE = "Helvetica", 7
+#: the least space between two neighbouring axis labels, in points
+LABEL_GAP = 4
+
+
+def seat_labels(policies: Sequence[str], extra: Sequence[str], width: float) -> tuple[list[str], str]:
+    """Seat labels that fit beside each other and the ``extra`` bars' labels, longest form first
+    ("seat 1 (random)", "seat 1", "1"), and what the panel title must add when the policies are left
+    out of the labels."""
+    mixed = len(set(policies)) > 1
+    forms = [lambda n, p: f"seat {n} ({p})", lambda n, p: f"seat {n}", lambda n, p: str(n)]
+    for form in forms:
+        labels = [form(i + 1, p) for i, p in enumerate(policies)]
+        if _labels_fit(labels + list(extra), width):
+            break
+    if "(" in labels[0]:
+        return labels, ""
+    if mixed:
+        return labels, f" (seat 1: {policies[0]}, others: {policies[1]})"
+    return labels, f" (all {policies[0]})"
+
+
+def _labels_fit(labels: Sequence[str], width: float, every: int = 1) -> bool:
+    """Whether the non-empty ``labels`` of bars spread evenly across ``width`` points, keeping every
+    ``every``-th, stand clear of their neighbours."""
+    from reportlab.pdfbase.pdfmetrics import stringWidth
+
+    step = width / max(1, len(labels)) * every
+    widths = [stringWidth(label, LABEL_FONT, LABEL_SIZE) for label in labels[::every]]
+    return all((a + b) / 2 + LABEL_GAP <= step for a, b in itertools.pairwise(widths))
+
+
+def fit_labels(labels: Sequence[str], width: float) -> list[str]:
+    """The labels of ``len(labels)`` bars across ``width`` points, every k-th one kept (the first
+    always) so that no two overlap; ranges ``a-b`` are cut to ``a`` first if that lets more stay."""
+    def every(names: list[str]) -> int:
+        return next(k for k in range(1, len(names) + 1) if _labels_fit(names, width, k))
+
+    names = list(labels)
+    if every(names) > 1:
+        starts = [n.split("-")[0] if "-" in n.lstrip("-") else n for n in names]
+        names = starts if every(starts) < every(names) else names
+    k = every(names)
+    return [n if i % k == 0 else "" for i, n in enumerate(names)]
+
+
+def length_bins(length_counts: dict[str, int], most: int = 20) -> tuple[list[str], list[int]]:
+    """Histogram of game lengths in at most ``most`` equal bins from the shortest to the longest game;
+    the last bin stops at the longest game."""
+    histogram = {int(k): v for k, v in length_counts.items()}
     low, high = min(histogram), max(histogram)
-    bins = min(20, high - low + 1)
-    width = max(1, math.ceil((high - low + 1) / bins))
+    width = max(1, math.ceil((high - low + 1) / most))
+    bins = math.ceil((high - low + 1) / width)
     counts = [0] * bins
     for length, games in histogram.items():
-        counts[min(bins - 1, (length - low) // width)] += games
-    labels = [str(low + i * width) if width == 1 else f"{low + i * width}-{low + (i + 1) * width - 1}"
-              for i in range(bins)]
+        counts[(length - low) // width] += games
+    labels = []
+    for i in range(bins):
+        start, end = low + i * width, min(high, low + (i + 1) * width - 1)
+        labels.append(str(start) if start == end else f"{start}-{end}")
+    return labels, counts
+
+
+def _length_panel(report: dict[str, Any]) -> Any:
+    labels, counts = length_bins(report["length_counts"])
     top = max(counts) if counts else 1
     return _bar_panel("Game length (moves): number of games", labels, counts,
                       max(1, math.ceil(top * 1.1)), False)[0]

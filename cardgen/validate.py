@@ -183,5 +183,5 @@ def _short_playtest(deck: Deck, info, games: int) -> tuple[dict[str, Any], list[
     if report["timeouts"] == report["games"]:
         findings.append(Finding(str(deck.path), f"none of {games} seeded playtest games finished",
                                 location=deck.location))
-    summary = {k: report[k] for k in ("games", "completion", "draws", "timeouts", "mean_length")}
+    summary = {k: report[k] for k in ("games", "completion", "decisive", "draws", "timeouts", "mean_length")}
     return summary, findings

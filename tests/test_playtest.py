@@ -9,16 +9,23 @@ from cardgen.errors import CardgenError
 from cardgen.games.base import SIMULTANEOUS, TERMINAL, Game, State
 from cardgen.games.common_carrier import CommonCarrierGame
 from cardgen.playtest import (
+    CHART_WIDTH,
     TIMING_KEYS,
     draw_report,
+    fit_labels,
     format_report,
+    length_bins,
     play_game,
+    rate_difference,
     report_json,
     run_playtest,
+    seat_labels,
+    verdict,
     wilson_interval,
 )
 
-REPORT_KEYS = {"games", "completion", "draws", "timeouts", "seat_win_rates", "mean_length",
+REPORT_KEYS = {"games", "completion", "decisive", "outcomes", "verdict", "cards", "draws",
+               "timeouts", "seat_win_rates", "mean_length",
                "median_length", "min_length", "max_length", "mean_branching",
                "multi_choice_share", "games_per_second", "moves_per_second",
                "tie_rate_by_target", "board_fill"}
@@ -41,8 +48,12 @@ def test_report_has_every_figure(report):
     assert [s["seat"] for s in seats] == [0, 1]
     for seat in seats:
         assert seat["wilson_low"] <= seat["rate"] <= seat["wilson_high"]
-    assert report["completion"] == pytest.approx(sum(s["rate"] for s in seats))
+    assert report["decisive"] == pytest.approx(sum(s["rate"] for s in seats))
     assert report["draws"] + report["timeouts"] + sum(s["wins"] for s in seats) == 40
+    outcomes = report["outcomes"]
+    assert sum(outcomes.values()) == pytest.approx(1)
+    assert outcomes["ties"] == report["draws"] / 40 and outcomes["decisive"] == report["decisive"]
+    assert report["completion"] == pytest.approx(1 - outcomes["timeouts"])
     assert report["min_length"] <= report["median_length"] <= report["max_length"]
     assert 0 < report["board_fill"] <= 1
     assert report["mean_branching"] > 1
@@ -51,7 +62,7 @@ def test_report_has_every_figure(report):
 def test_tie_rates_fall_as_the_target_falls(report):
     rates = report["tie_rate_by_target"]
     assert rates["5"] <= rates["6"] <= rates["7"] <= rates["8"]
-    assert rates["8"] == pytest.approx(1 - report["completion"])
+    assert rates["8"] == pytest.approx(1 - report["decisive"])
 
 
 def test_a_target_above_the_runs_own_is_not_guessed():
@@ -78,6 +89,8 @@ def test_timeouts_are_counted_when_games_run_long():
     report = run_playtest(CommonCarrierGame(), 3, seed=1, max_moves=4)
     assert report["timeouts"] == 3 and report["max_length"] == 4
     assert report["completion"] == 0 and report["draws"] == 0
+    assert report["outcomes"] == {"decisive": 0, "ties": 0, "timeouts": 1}
+    assert "3 games" in report["verdict"] and "100% were cut off after 4 moves" in report["verdict"]
 
 
 def test_wilson_interval_known_values():
@@ -163,3 +176,95 @@ def test_simultaneous_games_get_one_action_per_player():
     report = run_playtest(MatchingPennies(), 50, seed=2, policy="greedy")
     assert report["games"] == 50 and report["draws"] == 0
     assert report["mean_branching"] == 2 and report["multi_choice_share"] == 1
+
+
+# --- reports people can read -------------------------------------------------------
+
+def test_per_card_figures_count_plays_holdings_and_the_players_who_won(report):
+    cards = report["cards"]
+    # the basic game: 4 copies of each of 8 patterns a player, 2 players, and every card placed or held
+    per_game = {name: card["plays_per_game"] + card["held_per_game"] for name, card in cards.items()}
+    assert len(cards) == 8 and all(v <= 8 for v in per_game.values())
+    wins = sum(s["wins"] for s in report["seat_win_rates"])
+    for card in cards.values():
+        assert card["players_who_played"] <= 2 * report["games"]
+        if card["win_rate_when_played"] is not None:
+            assert card["wilson_low"] <= card["win_rate_when_played"] <= card["wilson_high"]
+            assert card["win_rate_when_played"] * card["players_who_played"] <= wins + 1e-9
+
+
+def test_card_records_come_from_the_state():
+    game = CommonCarrierGame()
+    record = play_game(game, 0, seed=5, seats=["random", "random"])
+    assert record.played is not None and record.held is not None
+    assert sum(len(p) for p in record.played) + sum(len(h) for h in record.held) <= 64
+    assert all(len(p) > 0 for p in record.played)
+
+
+def test_engines_without_a_card_record_get_no_card_figures():
+    assert run_playtest(MatchingPennies(), 10, seed=1)["cards"] is None
+
+
+def test_a_first_player_advantage_is_named_with_its_interval():
+    report = run_playtest(MatchingPennies(), 200, seed=3)
+    # random pennies: player 0 wins when the 3-round score is positive, half the time
+    assert "No seat is clearly favoured" in report["verdict"]
+    rigged = dict(report)
+    rigged["seat_win_rates"] = [dict(s) for s in report["seat_win_rates"]]
+    rigged["seat_win_rates"][0].update(wins=130, rate=0.65)
+    rigged["seat_win_rates"][1].update(wins=70, rate=0.35)
+    text = verdict(rigged)
+    assert "Seat 1 wins 30 points more often than seat 2 (95% CI 17 to 43 points): a first-player advantage." \
+        in text
+
+
+def test_rate_difference_counts_the_covariance_of_one_sample():
+    diff, low, high = rate_difference(65, 35, 100)
+    assert diff == pytest.approx(0.30)
+    # var = (p1 + p2 - d^2) / n = (1 - 0.09) / 100
+    assert high - diff == pytest.approx(1.959964 * (0.91 / 100) ** 0.5, abs=1e-6)
+    assert diff - low == pytest.approx(high - diff)
+
+
+def test_policies_that_differ_are_compared_in_words():
+    report = run_playtest(CommonCarrierGame(), 12, seed=3, policy="greedy", vs="random")
+    assert "Seat 1 (greedy) against seat 2 (random)" in report["verdict"]
+    assert "the greedy player has the edge" in report["verdict"]
+    text = format_report(report)
+    assert text.splitlines()[3].strip().startswith("Of 12 games")
+
+
+def test_length_bins_stop_at_the_longest_game():
+    labels, counts = length_bins({"7": 1, "40": 3, "61": 2})
+    assert labels[0].startswith("7-") and labels[-1].split("-")[-1] == "61"
+    assert sum(counts) == 6 and len(labels) == len(counts) <= 20
+    assert length_bins({"5": 2, "8": 1}) == (["5", "6", "7", "8"], [2, 0, 0, 1])
+
+
+@pytest.mark.parametrize("seats", [2, 5, 8, 12])
+def test_seat_labels_never_overlap(seats):
+    from reportlab.pdfbase.pdfmetrics import stringWidth
+
+    policies = ["greedy"] + ["random"] * (seats - 1)
+    labels, title = seat_labels(policies, ["ties", "timeouts"], CHART_WIDTH)
+    shown = fit_labels(labels + ["ties", "timeouts"], CHART_WIDTH)
+    step = CHART_WIDTH / len(shown)
+    centres = [(i + 0.5) * step for i, label in enumerate(shown) if label]
+    widths = [stringWidth(label, "Helvetica", 7) for label in shown if label]
+    for (x1, w1), (x2, w2) in zip(zip(centres, widths), zip(centres[1:], widths[1:])):
+        assert x1 + w1 / 2 < x2 - w2 / 2
+    assert shown[:seats] == labels  # every seat keeps its label
+    if "(" not in labels[0]:
+        assert "seat 1: greedy" in title
+
+
+def test_the_win_chart_draws_ties(tmp_path):
+    from reportlab.graphics.charts.barcharts import VerticalBarChart
+
+    from cardgen.playtest import _win_rate_panel
+
+    report = run_playtest(CommonCarrierGame(options={"target": 8}), 10, seed=7)
+    panel = _win_rate_panel(report)
+    chart = next(c for c in panel.contents if isinstance(c, VerticalBarChart))
+    assert chart.categoryAxis.categoryNames[-1] == "ties"
+    assert chart.data[0][-1] == pytest.approx(100 * report["outcomes"]["ties"])

@@ -242,3 +242,6 @@ class GameRecord:
     timeout: bool
     branching: list[int] = field(default_factory=list)
     metrics: dict[str, Any] = field(default_factory=dict)
+    #: per player, the cards they played and the cards in hand at the end (None: not recorded)
+    played: list[list[str]] | None = None
+    held: list[list[str]] | None = None

@@ -109,8 +109,8 @@ Printed = Sequence[tuple[int, bool, int, str]]
 
 def standard_printing() -> list[tuple[int, bool, int, str]]:
     """The original sheet printed 4 times: 8 basic patterns, PBX and goose egg."""
-    cards = [(m, False, 4, f"basic-{m}") for m in BASIC_PATTERNS]
-    return cards + [(PBX_MASK, True, 4, "pbx"), (GOOSE_MASK, True, 4, "goose-egg")]
+    cards = [(m, False, 4, pattern_name(m)) for m in BASIC_PATTERNS]
+    return cards + [(PBX_MASK, True, 4, "PBX"), (GOOSE_MASK, True, 4, "goose egg")]
 
 
 def game_from_deck(deck: Any, options: Mapping[str, Any] | None = None) -> CommonCarrierGame:
@@ -483,6 +483,20 @@ class CommonCarrierState(State):
 
     def winners(self) -> list[int]:
         return list(self._winners)
+
+    def cards_played(self) -> list[list[str]]:
+        """Per player, the cards of theirs on the board (buried ones too; a hand-over placement counts
+        for the card's owner), by the deck's card id."""
+        return self._names(self.placed)
+
+    def cards_held(self) -> list[list[str]]:
+        return self._names(self.hands[0] + self.hands[1])
+
+    def _names(self, cards: Sequence[int]) -> list[list[str]]:
+        named: list[list[str]] = [[], []]
+        for card in cards:
+            named[self.game.card_owner[card]].append(self.game.card_source[card])
+        return named
 
     def clone(self) -> CommonCarrierState:
         other = CommonCarrierState.__new__(CommonCarrierState)
