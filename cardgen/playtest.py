@@ -331,11 +331,30 @@ def _card_figures(records: list[GameRecord]) -> dict[str, dict[str, Any]] | None
 
 
 def rate_difference(a: int, b: int, n: int, z: float = Z95) -> tuple[float, float, float]:
-    """The difference of two shares of the same n games (seat a's wins minus seat b's) with its 95%
-    interval; the two counts come from one multinomial sample, so their covariance is counted."""
-    pa, pb = a / n, b / n
-    half = z * math.sqrt(max(0.0, pa + pb - (pa - pb) ** 2) / n)
-    return pa - pb, pa - pb - half, pa - pb + half
+    """How many more of ``n`` games seat A won than seat B (a share), with a 95% interval.
+
+    Both counts come from the same games, so the interval is taken on the games one of the two
+    won: A's share of them gets a continuity-corrected Wilson interval (Newcombe 1998, method 4;
+    at 4 wins to 0 it still spans an even split, as an exact sign test would), scaled back to all
+    ``n`` games.
+    """
+    decided = a + b
+    if decided == 0:
+        return 0.0, 0.0, 0.0
+    q_low, q_high = wilson_cc_interval(a, decided, z)
+    scale = decided / n
+    return (a - b) / n, scale * (2 * q_low - 1), scale * (2 * q_high - 1)
+
+
+def wilson_cc_interval(successes: int, trials: int, z: float = Z95) -> tuple[float, float]:
+    """Wilson score interval with continuity correction: conservative for small counts."""
+    n, p = trials, successes / trials
+    denominator = 2 * (n + z * z)
+    low = 0.0 if successes == 0 else \
+        (2 * n * p + z * z - 1 - z * math.sqrt(z * z - 2 - 1 / n + 4 * p * (n * (1 - p) + 1))) / denominator
+    high = 1.0 if successes == n else \
+        (2 * n * p + z * z + 1 + z * math.sqrt(z * z + 2 - 1 / n + 4 * p * (n * (1 - p) - 1))) / denominator
+    return max(0.0, low), min(1.0, high)
 
 
 def verdict(report: dict[str, Any]) -> str:
@@ -395,11 +414,17 @@ def _pct(share: float) -> str:
 
 def _points(diff: float) -> str:
     points = abs(100 * diff)
-    return f"{points:.0f} point{'' if round(points) == 1 else 's'}"
+    return f"{_number(points)} point{'' if _number(points) == '1' else 's'}"
 
 
 def _span(low: float, high: float) -> str:
-    return f"{round(100 * low) or 0} to {round(100 * high) or 0} points"
+    return f"{_number(100 * low)} to {_number(100 * high)} points"
+
+
+def _number(value: float) -> str:
+    """Whole numbers, with one decimal below 10 so that a small interval still shows its sign."""
+    text = f"{value:.1f}" if abs(value) < 10 else f"{value:.0f}"
+    return "0" if text in ("0.0", "-0.0", "-0") else text.removesuffix(".0")
 
 
 def _fmt(value: Any) -> str:

@@ -21,6 +21,7 @@ from cardgen.playtest import (
     run_playtest,
     seat_labels,
     verdict,
+    wilson_cc_interval,
     wilson_interval,
 )
 
@@ -214,16 +215,26 @@ def test_a_first_player_advantage_is_named_with_its_interval():
     rigged["seat_win_rates"][0].update(wins=130, rate=0.65)
     rigged["seat_win_rates"][1].update(wins=70, rate=0.35)
     text = verdict(rigged)
-    assert "Seat 1 wins 30 points more often than seat 2 (95% CI 17 to 43 points): a first-player advantage." \
-        in text
+    q_low, q_high = wilson_cc_interval(130, 200)
+    span = f"{round(100 * (2 * q_low - 1))} to {round(100 * (2 * q_high - 1))} points"
+    assert f"Seat 1 wins 30 points more often than seat 2 (95% CI {span}): a first-player advantage." in text
 
 
-def test_rate_difference_counts_the_covariance_of_one_sample():
-    diff, low, high = rate_difference(65, 35, 100)
+def test_rate_difference_is_taken_on_the_games_either_seat_won():
+    diff, low, high = rate_difference(130, 70, 200)
     assert diff == pytest.approx(0.30)
-    # var = (p1 + p2 - d^2) / n = (1 - 0.09) / 100
-    assert high - diff == pytest.approx(1.959964 * (0.91 / 100) ** 0.5, abs=1e-6)
-    assert diff - low == pytest.approx(high - diff)
+    q_low, q_high = wilson_cc_interval(130, 200)
+    assert (low, high) == pytest.approx((2 * q_low - 1, 2 * q_high - 1))
+    # 4 wins to 0 is no evidence (an exact sign test gives p = 0.125): the interval spans zero
+    assert rate_difference(4, 0, 400)[1] < 0 < rate_difference(4, 0, 400)[2]
+    assert rate_difference(0, 0, 10) == (0.0, 0.0, 0.0)
+
+
+def test_wilson_with_continuity_correction_known_values():
+    # Newcombe (1998), Table I, methods 3 (score) and 4 (score with continuity correction)
+    assert wilson_interval(81, 263) == pytest.approx((0.2553, 0.3662), abs=1e-4)
+    assert wilson_cc_interval(81, 263) == pytest.approx((0.2535, 0.3682), abs=1e-4)
+    assert wilson_cc_interval(0, 20) == pytest.approx((0.0, 0.2005), abs=1e-4)
 
 
 def test_policies_that_differ_are_compared_in_words():
