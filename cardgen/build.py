@@ -11,6 +11,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
+from . import numbers
 from .colors import parse_color
 from .deck import deck_names, load_deck, slug
 from .errors import CardgenError
@@ -313,10 +314,11 @@ def check_settings(settings: BuildSettings) -> None:
 
 def parse_offset(text: str, option: str = "--back-offset") -> tuple[float, float]:
     """``"1.5,-2"`` -> (1.5, -2.0) millimetres."""
-    match = re.fullmatch(r"\s*(-?\d+(?:\.\d+)?)\s*(?:mm)?\s*,\s*(-?\d+(?:\.\d+)?)\s*(?:mm)?\s*", text or "")
-    if not match:
+    parts = [re.sub(r"\s*mm\s*$", "", part) for part in (text or "").split(",")]
+    x, y = (numbers.decimal(part) for part in parts) if len(parts) == 2 else (None, None)
+    if x is None or y is None:
         raise CardgenError(f"{option} must be X,Y in millimetres (for example 1.5,-2), got '{text}'")
-    return float(match.group(1)), float(match.group(2))
+    return x, y
 
 
 def parse_gray(text: str) -> list[tuple[int, int]] | None:
@@ -330,7 +332,7 @@ def parse_gray(text: str) -> list[tuple[int, int]] | None:
         return None
     if text == "none":
         return [(0, 0), (0, 0)]
-    if re.fullmatch(r"\d(,\d)?", text):
+    if re.fullmatch(r"[0-9](,[0-9])?", text):
         choices = [int(n) for n in text.split(",")]
         if any(n > 4 for n in choices):
             raise CardgenError(f"--gray {text}: each player has 4 gray cards, so at most 4 PBX")
@@ -338,13 +340,13 @@ def parse_gray(text: str) -> list[tuple[int, int]] | None:
     counts: dict[str, int | None] = {"pbx": None, "goose": None}
     for part in text.split(","):
         key, _, value = part.partition("=")
-        key = key.strip()
-        if key not in counts or not value.strip().isdigit():
+        key, count = key.strip(), numbers.whole(value)
+        if key not in counts or count is None or count < 0:
             raise CardgenError(f"--gray must be all, none, N or N,M (PBX among each player's 4 gray cards) or "
                                f"pbx=N,goose=M, got '{text}'")
-        if int(value) > 20:
+        if count > 20:
             raise CardgenError(f"--gray {key}={value}: at most 20 copies per player")
-        counts[key] = int(value)
+        counts[key] = count
     pbx, goose = counts["pbx"], counts["goose"]
     return [(pbx if pbx is not None else 4, goose if goose is not None else 4)] * 2
 

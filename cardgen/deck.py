@@ -15,6 +15,7 @@ from typing import Any
 
 from PIL import Image
 
+from . import numbers
 from .colors import parse_color
 from .errors import CardgenError, Location
 from .model import EDGE_SIDES, Back, Card, Deck, Edges, FontFamily, Player
@@ -596,10 +597,10 @@ def _row_card(row: Row, folder: Path, deck_icons: dict[str, Path]) -> Card:
         raise CardgenError(f"id must be lower-case letters, digits, - and _, got '{card_id}'", row.at("id"))
     copies = 1
     if values.get("copies", "").strip():
-        try:
-            copies = int(values["copies"])
-        except ValueError:
-            raise CardgenError(f"copies must be a whole number, got '{values['copies']}'", row.at("copies")) from None
+        parsed = numbers.whole(values["copies"])
+        if parsed is None:
+            raise CardgenError(f"copies must be a whole number, got '{values['copies']}'", row.at("copies"))
+        copies = parsed
         if not 1 <= copies <= 1000:
             raise CardgenError(f"copies must be between 1 and 1000, got {copies}", row.at("copies"))
     color = None

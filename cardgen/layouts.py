@@ -20,6 +20,7 @@ from typing import Any
 
 from .colors import parse_color_expr
 from .errors import CardgenError, Location
+from .numbers import UNSIGNED
 from .resources import bundled
 from .units import POINTS_PER
 from .yamlio import Located, did_you_mean
@@ -53,7 +54,7 @@ DEFAULT_SIZE = 9.0
 DEFAULT_MIN_SIZE = 6.0
 
 _FIELD = re.compile(r"\{\{|\}\}|\{([A-Za-z_][A-Za-z0-9_]*)\}")
-_TERM = re.compile(r"\s*([+-]?)\s*(\d+(?:\.\d*)?|\.\d+)\s*(mm|cm|in|pt|%)?\s*")
+_TERM = re.compile(rf"\s*([+-]?)\s*({UNSIGNED})\s*(mm|cm|in|pt|%)?\s*")
 _NAME = re.compile(r"^[a-z0-9][a-z0-9_-]*$")
 
 

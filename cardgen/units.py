@@ -3,9 +3,11 @@ from __future__ import annotations
 
 import re
 
+from .numbers import UNSIGNED
+
 POINTS_PER = {"pt": 1.0, "in": 72.0, "mm": 72.0 / 25.4, "cm": 72.0 / 2.54}
 
-_LENGTH = re.compile(r"^\s*(-?\d+(?:\.\d*)?|-?\.\d+)\s*(pt|in|mm|cm)?\s*$")
+_LENGTH = re.compile(rf"^\s*(-?{UNSIGNED})\s*(pt|in|mm|cm)?\s*$")
 
 
 def parse_length(text: str | int | float, default_unit: str | None = None) -> float:

@@ -9,13 +9,13 @@ The playtest runner drives every game through these verbs only.
 from __future__ import annotations
 
 import functools
-import math
 import random
 from abc import ABC, abstractmethod
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, Generic, TypeVar
 
+from .. import numbers
 from ..errors import CardgenError
 from ..yamlio import did_you_mean
 
@@ -121,18 +121,7 @@ def _parse_bool(value: Any) -> bool | None:
 
 def _parse_number(value: Any, whole: bool) -> float | int | None:
     """A finite number from ``value``; for whole numbers, only integers or digits."""
-    if isinstance(value, bool):
-        return None
-    if whole:
-        if isinstance(value, int):
-            return value
-        text = value.strip() if isinstance(value, str) else ""
-        return int(text) if text.lstrip("+-").isdigit() else None
-    try:
-        number = float(value.strip()) if isinstance(value, str) else float(value)
-    except (TypeError, ValueError):
-        return None
-    return None if math.isnan(number) or math.isinf(number) else number
+    return numbers.whole(value) if whole else numbers.decimal(value)
 
 
 class Game(ABC, Generic[StateT]):
