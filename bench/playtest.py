@@ -55,7 +55,7 @@ def main(argv: list[str] | None = None) -> int:
             print(f"\ncommon-carrier, {args.big} random games, jobs={args.jobs}: {seconds:.1f} s "
                   f"({report['games_per_second']:.0f} games/s, "
                   f"{report['moves_per_second']:.0f} moves/s)")
-            print(f"  completion {report['completion']:.1%}, tie rate by target "
+            print(f"  decisive {report['decisive']:.1%}, tie rate by target "
                   + ", ".join(f"{t}: {r:.1%}" for t, r in report["tie_rate_by_target"].items()
                               if r is not None)
                   + f", board fill {report['board_fill']:.2f}")
