@@ -338,14 +338,27 @@ def validate(decks, games, as_json, **shared):
     sys.exit(0 if all(r.playable for r in reports) else UNPLAYABLE)
 
 
+def _policy_option(ctx: click.Context, param: click.Parameter, value: str | None) -> str | None:
+    from .playtest import check_policy
+
+    if value is None:
+        return None
+    try:
+        return check_policy(value)
+    except CardgenError as error:
+        raise click.BadParameter(str(error)) from None
+
+
 @main.command()
 @click.argument("deck")
 @click.option("--games", default=1000, show_default=True, type=click.IntRange(1, 1_000_000),
               help="How many games to simulate.")
 @click.option("--seed", default=1, show_default=True, type=int, help="Same seed, same report.")
-@click.option("--policy", type=click.Choice(POLICIES), default=POLICIES[0], show_default=True,
-              help="Policy of seat 0.")
-@click.option("--vs", type=click.Choice(POLICIES), default=None,
+@click.option("--policy", default=POLICIES[0], show_default=True, callback=_policy_option,
+              metavar="|".join(POLICIES) + "[:BUDGET]",
+              help="Policy of seat 0; mcts searches 1000 simulations a move, mcts:N N of them, "
+                   "mcts:0.5s for that long (not reproducible).")
+@click.option("--vs", default=None, callback=_policy_option, metavar="POLICY",
               help="Policy of the other seats (default: same as --policy).")
 @click.option("--jobs", default=1, show_default=True, type=click.IntRange(1, 64),
               help="Worker processes (the machine's cores are the useful limit).")

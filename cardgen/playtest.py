@@ -45,8 +45,7 @@ def run_playtest(game: Game, games: int, seed: int, policy: str = "random",
     """Play ``games`` games; seat 0 uses ``policy``, the other seats ``vs``."""
     vs = vs or policy
     for name in (policy, vs):
-        if name not in POLICIES:
-            raise CardgenError(f"unknown policy '{name}'; policies are: {', '.join(POLICIES)}")
+        check_policy(name)
     if not isinstance(games, int) or games < 1:
         raise CardgenError(f"number of games must be at least 1, got {games!r}")
     if not isinstance(jobs, int) or jobs < 1:
@@ -204,9 +203,28 @@ def _chunks(count: int, parts: int) -> list[range]:
     return [range(start, min(count, start + size)) for start in range(0, count, size)]
 
 
+def check_policy(name: str) -> str:
+    """``name`` if it names a policy (``random``, ``greedy``, ``mcts``, ``mcts:BUDGET``), else the error."""
+    kind, _, budget = name.partition(":")
+    if kind not in POLICIES or (budget and kind != "mcts"):
+        raise CardgenError(f"unknown policy '{name}'; policies are: {', '.join(POLICIES)} "
+                           f"(mcts:2000 for 2000 simulations a move, mcts:0.5s for half a second)")
+    if kind == "mcts":
+        from .search import parse_budget
+
+        parse_budget(budget)
+    return name
+
+
 def _choose(game: Game, state: State, player: int, policy: str, rng: random.Random,
             branching: list[int]) -> Any:
     """One player's action by ``policy``; notes how many plays were open."""
+    if policy.startswith("mcts"):
+        from .search import mcts_action, parse_budget
+
+        count = getattr(state, "num_legal_actions", None)
+        branching.append(count(player) if count else len(state.legal_actions(player)))
+        return mcts_action(game, state, player, rng, parse_budget(policy.partition(":")[2]))
     fast = getattr(game, f"{policy}_action", None)
     if fast is not None:
         count = getattr(state, "num_legal_actions", None)
@@ -224,15 +242,14 @@ def _joint_action(game: Game, state: State, seats: Sequence[str], rng: random.Ra
     """Everyone's action at once; a generic greedy player assumes random opponents."""
     joint: list[Any] = []
     for player in range(game.num_players):
-        fast = getattr(game, f"{seats[player]}_action", None)
-        if seats[player] == "random" or fast is not None:
-            joint.append(_choose(game, state, player, seats[player], rng, branching))
-        else:
+        if seats[player] == "greedy" and getattr(game, "greedy_action", None) is None:
             actions = state.legal_actions(player)
             branching.append(len(actions))
             others = [rng.choice(state.legal_actions(p)) if p != player else None
                       for p in range(game.num_players)]
             joint.append(_greedy(game, state, player, actions, rng, others))
+        else:
+            joint.append(_choose(game, state, player, seats[player], rng, branching))
     return tuple(joint)
 
 
@@ -385,13 +402,12 @@ def _seat_sentence(seats: list[dict[str, Any]], n: int) -> str:
         first = seats[0]
         other = max(seats[1:], key=lambda s: s["rate"])
         diff, low, high = rate_difference(first["wins"], other["wins"], n)
-        who = f"Seat 1 ({first['policy']}) against seat {other['seat'] + 1} ({other['policy']})"
+        pair = (f"Seat 1 ({first['policy']}) wins {_points(diff)} {'more' if diff >= 0 else 'less'} often "
+                f"than seat {other['seat'] + 1} ({other['policy']}) (95% CI {_span(low, high)})")
         if low > 0 or high < 0:
             better = first["policy"] if diff > 0 else other["policy"]
-            return (f"{who}: seat 1 wins {_points(diff)} {'more' if diff > 0 else 'less'} often "
-                    f"(95% CI {_span(low, high)}): the {better} player has the edge, so choices matter.")
-        return (f"{who}: a difference of {_points(diff)} (95% CI {_span(low, high)}) is within chance; "
-                f"with these policies the choices make no clear difference.")
+            return f"{pair}: the {better} player has the edge, so choices matter."
+        return f"{pair}: within chance, so with these policies the choices make no clear difference."
     best = max(seats, key=lambda s: s["rate"])
     worst = min(seats, key=lambda s: s["rate"])
     diff, low, high = rate_difference(best["wins"], worst["wins"], n)

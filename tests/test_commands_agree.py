@@ -8,7 +8,9 @@ import pytest
 
 from cardgen import deck as deck_module
 from cardgen.cli import main
+from cardgen.errors import CardgenError
 from cardgen.games import POLICIES
+from cardgen.playtest import check_policy
 from cardgen.sheets import DUPLEX_MODES, template_names
 
 #: one set of settings for every bundled deck at once: each deck takes what it knows
@@ -79,7 +81,11 @@ def test_choices_come_from_the_data_they_name():
     assert tuple(build["duplex"].type.choices) == DUPLEX_MODES
     assert all(name in build["sheet"].help for name in template_names())
     playtest = {p.name: p for p in main.commands["playtest"].params}
-    assert tuple(playtest["policy"].type.choices) == POLICIES == tuple(playtest["vs"].type.choices)
+    assert playtest["policy"].metavar == "|".join(POLICIES) + "[:BUDGET]"
+    for name in POLICIES:
+        assert check_policy(name) == name
+    with pytest.raises(CardgenError, match="unknown policy"):
+        check_policy("clever")
 
 
 def test_bundled_data_is_found_through_the_package():

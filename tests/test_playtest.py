@@ -239,7 +239,7 @@ def test_wilson_with_continuity_correction_known_values():
 
 def test_policies_that_differ_are_compared_in_words():
     report = run_playtest(CommonCarrierGame(), 12, seed=3, policy="greedy", vs="random")
-    assert "Seat 1 (greedy) against seat 2 (random)" in report["verdict"]
+    assert "Seat 1 (greedy) wins" in report["verdict"] and "than seat 2 (random)" in report["verdict"]
     assert "the greedy player has the edge" in report["verdict"]
     text = format_report(report)
     assert text.splitlines()[3].strip().startswith("Of 12 games")

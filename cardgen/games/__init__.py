@@ -27,8 +27,9 @@ if TYPE_CHECKING:
     from ..findings import Finding
     from .base import Game
 
-#: the policies every game can be played with (``--policy``, ``--vs``)
-POLICIES = ("random", "greedy")
+#: the policies every game can be played with (``--policy``, ``--vs``); ``mcts`` takes a budget,
+#: ``mcts:2000`` simulations or ``mcts:0.5s`` per move, and needs ``State.determinize``
+POLICIES = ("random", "greedy", "mcts")
 #: where installed packages declare their games
 ENTRY_POINT_GROUP = "cardgen.games"
 #: a deck with no engine: printed and checked, never played

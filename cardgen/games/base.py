@@ -206,6 +206,12 @@ class State(ABC):
         """The action in words, for logs, reports and error messages."""
         return str(action)
 
+    def determinize(self, player: int, rng: random.Random) -> State:
+        """A copy of this position as ``player`` might believe it is: whatever is hidden from them
+        (the others' hands, the order of every deck) dealt again at random, consistent with all they
+        have seen. The mcts policy needs it; an engine without hidden information returns a clone."""
+        raise NotImplementedError(f"{type(self).__name__} cannot determinize")
+
     def cards_played(self) -> list[list[str]] | None:
         """Per player, the names of the cards they put into play this game (a card once per play),
         for the playtest's per-card figures; None if the engine keeps no such record."""

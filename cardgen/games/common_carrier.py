@@ -492,6 +492,22 @@ class CommonCarrierState(State):
     def cards_held(self) -> list[list[str]]:
         return self._names(self.hands[0] + self.hands[1])
 
+    def determinize(self, player: int, rng: random.Random) -> CommonCarrierState:
+        """The position as ``player`` might believe it: the rival's hand dealt again from the rival's
+        unseen cards (hand and deck), and both decks in a new order. The board, the discards and the
+        cards shown in a hand-over are public; ``player``'s own hand is theirs to see."""
+        other = self.clone()
+        for p in (0, 1):
+            if p == player:
+                rng.shuffle(other.decks[p])
+                continue
+            unseen = other.hands[p] + other.decks[p]
+            rng.shuffle(unseen)
+            held = len(other.hands[p])
+            other.hands[p], other.decks[p] = unseen[:held], unseen[held:]
+        other._invalidate()
+        return other
+
     def _names(self, cards: Sequence[int]) -> list[list[str]]:
         named: list[list[str]] = [[], []]
         for card in cards:

@@ -119,6 +119,14 @@ class GopsState(State):
         copy.ties = self.ties
         return copy
 
+    def determinize(self, player: int, rng: random.Random) -> GopsState:
+        """Hands and points are public; only the order of the prizes after this one is hidden."""
+        copy = self.clone()
+        rest = copy.prizes[1:]
+        rng.shuffle(rest)
+        copy.prizes[1:] = rest
+        return copy
+
     def action_to_string(self, action: Any) -> str:
         if isinstance(action, int):
             return f"bid {action}"
