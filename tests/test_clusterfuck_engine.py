@@ -722,6 +722,8 @@ def test_a_seed_replays_the_same_game():
     first, moves = playout(game, 11)
     again, moves_again = playout(game, 11)
     assert (moves, first.rounds_won, first.winner) == (moves_again, again.rounds_won, again.winner)
+    assert (first.cards_played(), first.cards_held()) == (again.cards_played(), again.cards_held())
+    assert first.round_no > 2, "the replay should cover status choices and exchanges"
     other, other_moves = playout(game, 12)
     assert (other_moves, other.rounds_won) != (moves, first.rounds_won)
 

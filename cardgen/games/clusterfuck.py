@@ -6,8 +6,8 @@ the target complies or refuses by claiming higher status, and then the secret
 status cards decide. Between rounds the Magnate keeps a status card and may
 assign one, and the traditional exchange swaps the Asshole's best cards for
 cards of the Magnate's choice. The first player crowned Magnate (first out of
-a round) five times is the True Magnate and wins. Every reading of the seed text that the original
-leaves open is listed in docs/rules-readings.md.
+a round) five times is the True Magnate and wins. Every reading of the seed
+text that the original leaves open is listed in docs/rules-readings.md.
 
 Suits never matter to the rules, so a hand is a count per rank and the state
 stays small and cheap to clone.
@@ -381,8 +381,8 @@ class ClusterfuckState(State):
     demand_rank: int
     finish: list[int]
     active: int
-    #: between rounds: the seed of the secret status deal, the give-backs still owed as
-    #: [winner, loser, cards], and cards given in the exchange (for tests and logs)
+    #: between rounds: the seed of the secret status deal, and the exchange's
+    #: give-backs still owed as [winner, loser, cards], first pair first
     status_seed: int
     owed: list[list[int]]
 
