@@ -114,7 +114,7 @@ def test_a_status_number_outside_the_table_is_refused():
 def test_options_arrive_as_command_line_strings_or_values():
     game = ClusterfuckGame(options={"players": "6", "rounds_to_win": "3", "bluff": "0.5", "standard_deck": "yes"})
     assert game.num_players == 6
-    assert game.options == {"players": 6, "rounds_to_win": 3, "bluff": 0.5, "standard_deck": True}
+    assert game.options == {"players": 6, "rounds_to_win": 3, "bluff": 0.5, "standard_deck": True, "exchange": 2}
     assert ClusterfuckGame(5, {"bluff": 1, "standard_deck": False}).options["bluff"] == 1.0
 
 
@@ -124,7 +124,8 @@ def test_defaults_are_eight_players_five_rounds_and_a_fifth_bluff():
 
 
 def test_an_unknown_option_is_refused_with_the_known_names():
-    with pytest.raises(CardgenError, match=r"unknown option 'blufff'.*bluff, players, rounds_to_win, standard_deck"):
+    known = "bluff, exchange, players, rounds_to_win, standard_deck"
+    with pytest.raises(CardgenError, match=rf"unknown option 'blufff'.*{known}"):
         ClusterfuckGame(options={"blufff": "0.1"})
 
 
@@ -133,6 +134,7 @@ def test_an_unknown_option_is_refused_with_the_known_names():
     ("rounds_to_win", "0", "1 to 20"), ("rounds_to_win", 2.5, "1 to 20"),
     ("bluff", "1.5", "0 to 1"), ("bluff", "nan", "0 to 1"), ("bluff", "often", "0 to 1"),
     ("standard_deck", "maybe", "true or false"), ("standard_deck", 2, "true or false"),
+    ("exchange", "5", "0 to 4"), ("exchange", "-1", "0 to 4"), ("exchange", "two", "0 to 4"),
 ])
 def test_bad_option_values_name_the_option_and_the_allowed_values(name, value, allowed):
     with pytest.raises(CardgenError, match=f"option '{name}' must be .*{allowed}"):
@@ -262,7 +264,12 @@ def test_when_all_others_pass_the_trick_winner_may_demand_then_leads():
     for _ in range(3):
         state.apply_action(PASS)
     assert state.current_player() == 0
-    assert sorted(state.legal_actions()) == [NO_DEMAND, demand_action(1), demand_action(2), demand_action(3)]
+    actions = state.legal_actions()
+    assert NO_DEMAND in actions and {demand_action(q) for q in (1, 2, 3)} <= set(actions)
+    # a demand names the best card or a rank the winner cannot see all four of
+    # (the cards no hand holds are on the pile, and seat 0 holds the fourth K)
+    assert {a for a in actions if a != NO_DEMAND} == {
+        demand_action(q, r) for q in (1, 2, 3) for r in (None, "3", "4", "5")}
     state.apply_action(NO_DEMAND)
     assert state.current_player() == 0 and PASS not in state.legal_actions()
 
@@ -357,7 +364,9 @@ def test_players_holding_one_card_cannot_be_asked_for_a_card():
     state.apply_action(play_action("A", 1))
     for _ in range(3):
         state.apply_action(PASS)
-    assert state.legal_actions() == [NO_DEMAND, demand_action(2)]
+    assert {cf.ClusterfuckState.action_to_string(state, a).rsplit(" ", 1)[-1] for a in state.legal_actions()
+            if a != NO_DEMAND} == {"2"}
+    assert demand_action(2) in state.legal_actions() and demand_action(1) not in state.legal_actions()
 
 
 def test_no_one_with_two_cards_means_no_demand_to_make():
@@ -377,6 +386,80 @@ def test_a_refusal_shows_both_status_cards_to_the_two_players_only():
     assert state.known[2 * n + 1] == 0
 
 
+
+def named_demand_position(statuses, hands, target, rank):
+    """Seat 0 wins a trick with an ace and demands one card of ``rank`` from ``target``."""
+    state = ClusterfuckGame(len(statuses)).position(hands, statuses)
+    state.apply_action(play_action("A", 1))
+    while state.current_player() != 0:
+        state.apply_action(PASS)
+    state.apply_action(demand_action(target, rank))
+    assert state.current_player() == target and sorted(state.legal_actions()) == [COMPLY, REFUSE]
+    return state
+
+
+def test_a_demand_may_name_a_rank_and_the_complying_target_gives_one_of_it():
+    state = named_demand_position([3, 2, 1, 4], ["A 3 3", "K 4 4 7", "Q 5 5", "J 6 6"], 1, "4")
+    state.apply_action(COMPLY)
+    assert hand(state, 0) == "3 3 4" and hand(state, 1) == "4 7 K"
+    assert (state.demands, state.named, state.named_missing) == (1, 1, 0)
+
+
+def test_a_target_without_the_named_rank_has_nothing_to_give():
+    state = named_demand_position([3, 2, 1, 4], ["A 3 3", "K 4 4", "Q 5 5", "J 6 6"], 1, "5")
+    state.apply_action(COMPLY)
+    assert hand(state, 0) == "3 3" and hand(state, 1) == "4 4 K"
+    assert (state.named, state.named_missing) == (1, 1)
+
+
+def test_a_refusal_that_fails_gives_the_named_card_not_the_best():
+    state = named_demand_position([1, 3, 2, 4], ["A 3 3", "K 4 4", "Q 5 5", "J 6 6"], 1, "4")
+    state.apply_action(REFUSE)
+    assert hand(state, 0) == "3 3 4" and hand(state, 1) == "4 K"
+
+
+def test_a_reversed_named_demand_still_costs_the_demander_its_two_best():
+    state = named_demand_position([3, 2, 1, 4], ["A 3 3 9 Q", "K 4 4", "Q 5 5", "J 6 6"], 1, "4")
+    state.apply_action(REFUSE)
+    assert hand(state, 0) == "3 3" and hand(state, 1) == "4 4 9 Q K" and state.reversed == 1
+
+
+def test_the_asshole_takes_whichever_card_he_names_from_an_unprotected_magnate():
+    state = named_demand_position([4, 1, 2, 3], ["A 3 3", "2 4 4 K", "Q 5 5", "J 6 6"], 1, "K")
+    state.apply_action(REFUSE)
+    assert hand(state, 0) == "3 3 K" and hand(state, 1) == "4 4 2" and state.protected == 0
+
+
+def test_a_magnate_with_two_2s_keeps_even_the_named_card():
+    state = named_demand_position([4, 1, 2, 3], ["A 3 3", "2 2 4 K", "Q 5 5", "J 6 6"], 1, "K")
+    state.apply_action(REFUSE)
+    assert hand(state, 1) == "4 K 2 2" and state.protected == 1
+
+
+def test_a_rank_the_winner_sees_all_four_of_cannot_be_named():
+    state = ClusterfuckGame(4).position(["A 9 9 9 9 8 8 8", "K 4 4 8", "Q 5 5", "J 6 6"], [1, 2, 3, 4])
+    state.apply_action(play_action("A", 1))
+    for _ in range(3):
+        state.apply_action(PASS)
+    # 9: all four in seat 0's hand; 7: all four on the pile; A: three on it, one just played;
+    # 8: three in seat 0's hand, the fourth somewhere it cannot see
+    named = {state.action_to_string(a).split()[2] for a in state.legal_actions() if a != NO_DEMAND}
+    assert named == {"card", "4", "5", "6", "8", "J", "Q", "K"}
+    with pytest.raises(cf.IllegalAction):
+        state.apply_action(demand_action(1, "9"))
+
+
+def test_every_action_reads_as_words():
+    names = {
+        PASS: "pass", play_action("10", 3): "play 3x 10", NO_DEMAND: "no demand",
+        COMPLY: "comply", REFUSE: "refuse",
+        demand_action(3): "demand best card from seat 3", demand_action(11, "Q"): "demand a Q from seat 11",
+        cf.keep_action(2): "keep status 2", cf.NO_ASSIGN: "assign no status card",
+        cf.assign_action(11, 12): "assign status 12 to seat 11", cf.give_back_action("3"): "give back a 3",
+    }
+    for action, words in names.items():
+        assert cf.action_to_string(action) == words
+
 # ---------------------------------------------------------------- going out and rounds
 
 
@@ -389,20 +472,31 @@ def test_a_trick_winner_who_went_out_makes_no_demand_and_the_next_player_leads()
     assert state.current_player() == 1 and PASS not in state.legal_actions()
 
 
-def test_round_end_crowns_the_first_out_reseats_by_finish_and_redeals():
-    game = ClusterfuckGame(4)
+def end_round_1(options=None):
+    """Four players: seats 1, 2, 3 go out in turn, seat 0 is the new Asshole; round 2 has begun."""
+    game = ClusterfuckGame(4, options)
     state = game.position(["5 5", "3", "4", "6"], [4, 3, 2, 1], leader=1)
     state.apply_action(play_action("3", 1))        # seat 1 out: Magnate
     state.apply_action(play_action("4", 1))        # seat 2 out second
     state.apply_action(play_action("6", 1))        # seat 3 out third
+    return game, state
+
+
+def test_round_end_crowns_the_first_out_reseats_by_finish_and_redeals():
+    _, state = end_round_1({"exchange": 0})
     assert state.round_no == 2 and state.rounds_won == [0, 1, 0, 0]
     assert state.order == [1, 2, 3, 0]
+    assert state.status == [4, 0, 0, 0] and state.phase == cf.KEEP_STATUS
+    state.apply_action(cf.keep_action(1))
+    state.apply_action(cf.assign_action(2, 2))
     assert state.status == [4, 1, 2, 3]
-    assert state.current_player() == 1
+    assert state.current_player() == 1 and state.phase == cf.PLAY
     assert sum(state.held) == 52 and sorted(state.held) == [13, 13, 13, 13]
-    # the new Magnate, Lackey and Asshole are public, the middle statuses are not
+    # the new Asshole is public; the Magnate knows whom he gave card 2; the rest is secret
     n = 4
-    assert state.known[3 * n + 1] == 1 and state.known[3 * n + 2] == 2 and state.known[3 * n + 0] == 4
+    assert [state.known[3 * n + q] for q in range(4)] == [4, 0, 0, 3]
+    assert [state.known[1 * n + q] for q in range(4)] == [4, 1, 2, 0]
+    assert [state.known[2 * n + q] for q in range(4)] == [4, 0, 2, 0]
 
 
 def test_with_eight_players_the_first_four_in_the_new_seating_get_seven_cards():
@@ -410,6 +504,11 @@ def test_with_eight_players_the_first_four_in_the_new_seating_get_seven_cards():
     for seat in range(7):
         state.apply_action(play_action(cf.RANKS[seat], 1))
     assert state.order == list(range(8))
+    assert state.held == [7, 7, 7, 7, 6, 6, 6, 6]
+    state.apply_action(cf.keep_action(1))
+    state.apply_action(cf.assign_action(1, 2))
+    while state.phase == cf.GIVING_BACK:
+        state.apply_action(state.legal_actions()[0])
     assert state.held == [7, 7, 7, 7, 6, 6, 6, 6]
     assert state.status[0] == 1 and state.status[1] == 2 and state.status[7] == 8
     assert sorted(state.status[2:7]) == [3, 4, 5, 6, 7]
@@ -448,6 +547,144 @@ def test_round_1_statuses_do_not_count_as_keeping_a_place():
     assert game.metrics(state)["keep_rounds"] == 0
 
 
+
+def test_the_magnate_chooses_his_own_status_card_from_all_but_the_asshole_card():
+    _, state = end_round_1()
+    assert state.current_player() == 1 and state.phase == cf.KEEP_STATUS
+    assert state.legal_actions() == [cf.keep_action(k) for k in (1, 2, 3)]
+    state.apply_action(cf.keep_action(2))
+    assert state.status[1] == 2 and state.phase == cf.ASSIGN_STATUS and state.current_player() == 1
+    with pytest.raises(cf.IllegalAction):
+        end_round_1()[1].apply_action(cf.keep_action(4))
+
+
+def test_the_magnate_may_assign_one_card_to_anyone_but_himself_and_the_asshole():
+    _, state = end_round_1()
+    state.apply_action(cf.keep_action(2))
+    assert sorted(state.legal_actions()) == sorted(
+        [cf.NO_ASSIGN] + [cf.assign_action(q, k) for q in (2, 3) for k in (1, 3)])
+    state.apply_action(cf.assign_action(3, 1))
+    assert state.status == [4, 2, 3, 1]
+    with pytest.raises(cf.IllegalAction):
+        state.clone().apply_action(cf.assign_action(0, 1))
+
+
+def test_without_an_assignment_the_rest_are_dealt_at_random_and_stay_secret():
+    seen = set()
+    for seed in range(12):
+        game = ClusterfuckGame(6, {"exchange": 0})
+        state = game.position(["3", "4", "5", "6", "7", "8 8"], list(range(1, 7)), seed=seed)
+        for seat in range(5):
+            state.apply_action(play_action(cf.RANKS[seat], 1))
+        state.apply_action(cf.keep_action(1))
+        state.apply_action(cf.NO_ASSIGN)
+        assert state.status[0] == 1 and state.status[5] == 6 and sorted(state.status[1:5]) == [2, 3, 4, 5]
+        assert [state.known[0 * 6 + q] for q in range(6)] == [1, 0, 0, 0, 0, 6]
+        seen.add(tuple(state.status))
+    assert len(seen) > 3
+
+
+def test_exchange_the_asshole_gives_his_best_cards_and_the_magnate_chooses_what_goes_back():
+    _, state = end_round_1({"exchange": 2})
+    dealt = [list(h) for h in state.hands]
+    state.apply_action(cf.keep_action(1))
+    state.apply_action(cf.assign_action(2, 2))
+    # the Asshole (seat 0) has given his 2 best, the third out (seat 3) his best, at once
+    best = [r for r in reversed(range(13)) for _ in range(dealt[0][r])][:2]
+    assert state.held == [11, 15, 14, 12]
+    assert all(state.hands[1][r] >= dealt[1][r] + best.count(r) for r in set(best))
+    assert state.phase == cf.GIVING_BACK and state.current_player() == 1
+    assert state.legal_actions() == [cf.give_back_action(r) for r in range(13) if state.hands[1][r]]
+    lowest = next(r for r in range(13) if state.hands[1][r])
+    state.apply_action(cf.give_back_action(lowest))
+    assert state.current_player() == 1 and state.held[0] == 12
+    state.apply_action(state.legal_actions()[-1])      # the Magnate may give back any card, even a 2
+    assert state.current_player() == 2 and state.phase == cf.GIVING_BACK
+    state.apply_action(state.legal_actions()[0])
+    assert state.phase == cf.PLAY and state.current_player() == 1
+    assert state.held == [13, 13, 13, 13] and state.cards_total() == 52
+
+
+def test_with_exchange_zero_the_round_starts_after_the_status_cards():
+    _, state = end_round_1({"exchange": "0"})
+    state.apply_action(cf.keep_action(1))
+    state.apply_action(cf.NO_ASSIGN)
+    assert state.phase == cf.PLAY and state.current_player() == 1 and state.held == [13] * 4
+
+
+@pytest.mark.parametrize("players, exchange, pairs", [
+    (8, 2, [(0, 7, 2), (1, 6, 1)]), (8, 3, [(0, 7, 3), (1, 6, 2), (2, 5, 1)]),
+    (3, 2, [(0, 2, 2)]), (4, 4, [(0, 3, 4), (1, 2, 3)]), (12, 4, [(0, 11, 4), (1, 10, 3), (2, 9, 2), (3, 8, 1)]),
+])
+def test_each_pair_inwards_swaps_one_card_fewer(players, exchange, pairs):
+    game = ClusterfuckGame(players, {"exchange": exchange})
+    hands = [cf.RANKS[seat % 12] for seat in range(players - 1)] + ["2 2"]
+    state = game.position(hands, list(range(1, players + 1)))
+    for seat in range(players - 1):
+        state.apply_action(play_action(hands[seat], 1))
+    state.apply_action(cf.keep_action(1))
+    state.apply_action(cf.NO_ASSIGN)
+    assert [tuple(o) for o in state.owed] == pairs
+    dealt = 52 // players
+    for winner, loser, cards in pairs:
+        assert state.held[loser] <= dealt + 1 - cards and state.held[winner] >= dealt + cards
+    while state.phase == cf.GIVING_BACK:
+        state.apply_action(state.legal_actions()[0])
+    assert state.held == [dealt + (1 if i < 52 % players else 0) for i in range(players)]
+
+
+def test_greedy_magnate_keeps_card_1_promotes_the_runner_up_and_gives_back_his_lowest():
+    game, state = end_round_1()
+    rng = random.Random(0)
+    assert game.greedy_action(state, 1, rng) == cf.keep_action(1)
+    state.apply_action(cf.keep_action(1))
+    assert game.greedy_action(state, 1, rng) == cf.assign_action(2, 2)
+    state.apply_action(cf.assign_action(2, 2))
+    lowest = next(r for r in range(13) if state.hands[1][r])
+    assert game.greedy_action(state, 1, rng) == cf.give_back_action(lowest)
+    _, other = end_round_1()
+    other.apply_action(cf.keep_action(2))
+    assert game.greedy_action(other, 1, rng) == cf.assign_action(2, 1)
+
+
+def test_greedy_asshole_demands_from_last_rounds_magnate_whose_card_is_secret():
+    game, state = end_round_1({"exchange": 0})
+    state.apply_action(cf.keep_action(1))
+    state.apply_action(cf.NO_ASSIGN)
+    state.trick_winner = state.player = 0
+    state.phase = cf.CHOOSE_DEMAND
+    assert state.known[0 * 4 + 1] == 0
+    assert game.greedy_action(state, 0, random.Random(0)) == demand_action(1)
+
+
+def test_cards_played_and_held_name_each_card_by_its_rank():
+    game = ClusterfuckGame(4)
+    state = game.position(["3 3 K", "4 4 10", "5 5", "6 6"], [1, 2, 3, 4])
+    assert state.cards_played() == [[], [], [], []]
+    assert state.cards_held() == [["3", "3", "K"], ["4", "4", "10"], ["5", "5"], ["6", "6"]]
+    state.apply_action(play_action("3", 2))
+    state.apply_action(play_action("4", 2))
+    state.apply_action(PASS)
+    state.apply_action(PASS)
+    state.apply_action(PASS)
+    state.apply_action(NO_DEMAND)
+    state.apply_action(play_action("10", 1))
+    assert state.cards_played() == [["3", "3"], ["4", "4", "10"], [], []]
+    assert state.cards_held() == [["K"], [], ["5", "5"], ["6", "6"]]
+
+
+def test_cards_played_add_up_over_rounds_and_survive_a_clone():
+    game = ClusterfuckGame(5, {"rounds_to_win": 2})
+    state, _ = playout(game, 3)
+    played = state.cards_played()
+    assert sum(len(p) for p in played) > 52 * (state.rounds_played - 1)
+    assert all(name in cf.RANKS for p in played for name in p)
+    held = state.cards_held()
+    assert [len(h) for h in held] == state.held and sum(state.held) + sum(state.played) == 52
+    copy = state.clone()
+    copy.played_by[0][0] += 1
+    assert state.cards_played() == played
+
 # ---------------------------------------------------------------- playouts
 
 
@@ -485,6 +722,8 @@ def test_a_seed_replays_the_same_game():
     first, moves = playout(game, 11)
     again, moves_again = playout(game, 11)
     assert (moves, first.rounds_won, first.winner) == (moves_again, again.rounds_won, again.winner)
+    assert (first.cards_played(), first.cards_held()) == (again.cards_played(), again.cards_held())
+    assert first.round_no > 2, "the replay should cover status choices and exchanges"
     other, other_moves = playout(game, 12)
     assert (other_moves, other.rounds_won) != (moves, first.rounds_won)
 
@@ -534,6 +773,16 @@ def test_greedy_refuses_when_it_would_win_and_bluffs_at_the_bluff_rate():
     assert 150 < refusals < 250
 
 
+
+def test_greedy_complies_with_a_named_demand_it_cannot_fill_and_refuses_one_it_would_win():
+    always = ClusterfuckGame(4, {"bluff": 1})
+    lacking = named_demand_position([1, 3, 2, 4], ["A 3 3", "K 4 4", "Q 5 5", "J 6 6"], 1, "5")
+    assert always.greedy_action(lacking, 1, random.Random(0)) == COMPLY
+    holding = named_demand_position([1, 3, 2, 4], ["A 3 3", "K 4 4", "Q 5 5", "J 6 6"], 1, "4")
+    assert always.greedy_action(holding, 1, random.Random(0)) == REFUSE
+    higher = named_demand_position([3, 2, 1, 4], ["A 3 3", "K 4 4", "Q 5 5", "J 6 6"], 1, "5")
+    assert always.greedy_action(higher, 1, random.Random(0)) == REFUSE
+
 def test_greedy_asshole_goes_after_the_known_magnate_and_a_low_status_keeps_quiet():
     game = ClusterfuckGame(4)
     state = game.position(["A 3", "K 4 4", "Q 5 5 5", "J 6"], [4, 1, 2, 3], round_no=2)
@@ -565,7 +814,8 @@ def test_any_table_plays_to_a_single_true_magnate_with_every_card_accounted_for(
 
     def check(state):
         assert state.cards_total() == 52
-        assert sorted(state.status) == list(range(1, players + 1))
+        if state.phase not in (cf.KEEP_STATUS, cf.ASSIGN_STATUS):
+            assert sorted(state.status) == list(range(1, players + 1))
         assert sorted(state.order) == list(range(players))
 
     state, _ = playout(game, seed, policy="greedy" if greedy else "random", check=check)
@@ -604,3 +854,31 @@ def test_each_round_draws_its_statuses_and_its_deal_from_one_generator(monkeypat
         state.apply_action(rng.choice(state.legal_actions()))
     assert state.round_no > 2
     assert len(seeds_used) == len(set(seeds_used)), "a round seeded two shuffles alike"
+
+
+# ---------------------------------------------------------------- the printed reference
+
+
+@pytest.mark.parametrize("exchange, line", [
+    ("3", "gives the Magnate his 3 best cards and gets back any 3 the Magnate chooses"), ("0", None)])
+def test_the_reference_card_states_the_exchange_only_when_it_is_on(exchange, line):
+    from cardgen.build import BuildSettings, prepare
+    from cardgen.deck import load_deck
+    from cardgen.render.reference import reference_lines
+
+    deck = prepare(load_deck("clusterfuck"), BuildSettings(options={"standard_deck": "true", "exchange": exchange}))
+    (card,) = [c for c in deck.cards if c.kind == "reference"]
+    lines = reference_lines(card, deck.options)
+    exchange_lines = [text for text in lines if "best cards" in text]
+    assert len(exchange_lines) == (0 if line is None else 1)
+    assert line is None or line in exchange_lines[0]
+    assert any("may give one more" in text for text in lines)
+    assert any("a card you name" in text for text in lines)
+
+
+def test_playtest_takes_the_exchange_option_from_the_command_line(cli):
+    off = cli("playtest", "clusterfuck", "--games", "3", "--option", "exchange=0", "--json")
+    assert off.exit_code == 0, off.output
+    assert '"exchange": 0' in off.output
+    bad = cli("playtest", "clusterfuck", "--games", "3", "--option", "exchange=9")
+    assert bad.exit_code != 0 and "option 'exchange' must be a whole number from 0 to 4" in bad.output

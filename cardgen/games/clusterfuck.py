@@ -1,11 +1,13 @@
 """Clusterfuck: Asshole (President) with secret Social Status cards.
 
 A climbing game with a traditional deck (3 low ... A, 2 high). Whoever wins a
-trick may demand the best card of another player; the target complies or
-refuses by claiming higher status, and then the secret status cards decide.
-The first player crowned Magnate (first out of a round) five times is the
-True Magnate and wins. Every reading of the seed text that the original
-leaves open is listed in docs/rules-readings.md.
+trick may demand a card of another player, its best or one of a named rank;
+the target complies or refuses by claiming higher status, and then the secret
+status cards decide. Between rounds the Magnate keeps a status card and may
+assign one, and the traditional exchange swaps the Asshole's best cards for
+cards of the Magnate's choice. The first player crowned Magnate (first out of
+a round) five times is the True Magnate and wins. Every reading of the seed
+text that the original leaves open is listed in docs/rules-readings.md.
 
 Suits never matter to the rules, so a hand is a count per rank and the state
 stays small and cheap to clone.
@@ -30,6 +32,9 @@ TWO = RANKS.index("2")
 DECK_SIZE = len(RANKS) * len(SUITS)
 
 MIN_PLAYERS, MAX_PLAYERS, DEFAULT_PLAYERS = 3, 12, 8
+#: traditional Asshole: the Asshole and the Magnate swap 2, the next pair 1;
+#: 12 players hold 4 cards each, so 4 is the most a hand can always give
+DEFAULT_EXCHANGE, MAX_EXCHANGE = 2, 4
 ADVISED_PLAYERS = 5
 
 MAGNATE = "Magnate"
@@ -85,10 +90,19 @@ def read_options(options: dict[str, Any] | None) -> dict[str, Any]:
 PASS = 0
 #: a play of ``count`` cards of rank index ``rank`` is 1 + 4*rank + (count-1)
 NO_DEMAND = 60
-#: a demand from seat ``q`` is DEMAND + q
-DEMAND = 61
 COMPLY = 80
 REFUSE = 81
+#: the Magnate assigns no status card to anyone
+NO_ASSIGN = 90
+#: the Magnate keeps status card ``k`` for himself: KEEP + k
+KEEP = 100
+#: an exchange winner gives back one card of rank index ``r``: GIVE_BACK + r
+GIVE_BACK = 120
+#: a demand to seat ``q`` for its best card is DEMAND + 14*q, for a card of rank ``r`` DEMAND + 14*q + 1 + r
+DEMAND = 200
+#: the Magnate assigns status card ``k`` to seat ``q``: ASSIGN + 16*q + k
+ASSIGN = 400
+BEST = -1
 
 
 def play_action(rank: int | str, count: int) -> int:
@@ -97,8 +111,26 @@ def play_action(rank: int | str, count: int) -> int:
     return 1 + 4 * index + (count - 1)
 
 
-def demand_action(target: int) -> int:
-    return DEMAND + target
+def demand_action(target: int, rank: int | str | None = None) -> int:
+    """A demand to seat ``target`` for its best card, or for one card of ``rank`` (index or name)."""
+    if rank is None:
+        return DEMAND + 14 * target
+    return DEMAND + 14 * target + 1 + (RANKS.index(rank) if isinstance(rank, str) else rank)
+
+
+def keep_action(number: int) -> int:
+    """The Magnate keeps Social Status card ``number``."""
+    return KEEP + number
+
+
+def assign_action(target: int, number: int) -> int:
+    """The Magnate assigns Social Status card ``number`` to seat ``target``."""
+    return ASSIGN + 16 * target + number
+
+
+def give_back_action(rank: int | str) -> int:
+    """An exchange winner gives back one card of ``rank`` (index or name)."""
+    return GIVE_BACK + (RANKS.index(rank) if isinstance(rank, str) else rank)
 
 
 def action_to_string(action: int) -> str:
@@ -109,9 +141,22 @@ def action_to_string(action: int) -> str:
         return f"play {count + 1}x {RANKS[rank]}"
     if action == NO_DEMAND:
         return "no demand"
-    if action < COMPLY:
-        return f"demand from seat {action - DEMAND}"
-    return "comply" if action == COMPLY else "refuse"
+    if action in (COMPLY, REFUSE):
+        return "comply" if action == COMPLY else "refuse"
+    if action == NO_ASSIGN:
+        return "assign no status card"
+    if KEEP < action < GIVE_BACK:
+        return f"keep status {action - KEEP}"
+    if GIVE_BACK <= action < GIVE_BACK + 13:
+        return f"give back a {RANKS[action - GIVE_BACK]}"
+    if DEMAND <= action < ASSIGN:
+        target, what = divmod(action - DEMAND, 14)
+        card = "best card" if what == 0 else f"a {RANKS[what - 1]}"
+        return f"demand {card} from seat {target}"
+    if action > ASSIGN:
+        target, number = divmod(action - ASSIGN, 16)
+        return f"assign status {number} to seat {target}"
+    return f"unknown action {action}"
 
 
 # leading may play any set of one rank; following must match the count
@@ -122,8 +167,9 @@ _FULL_DECK = [r for r in range(len(RANKS)) for _ in SUITS]
 # who gives what when a demand is refused
 TARGET_GIVES, DEMANDER_GIVES, PROTECTED = "target gives", "demander gives", "protected"
 
-# phases of a round
-PLAY, CHOOSE_DEMAND, ANSWER_DEMAND, OVER = range(4)
+# phases of a round: play, the demand after a trick, and between rounds the
+# Magnate's two status choices and the exchange winners' give-backs
+PLAY, CHOOSE_DEMAND, ANSWER_DEMAND, OVER, KEEP_STATUS, ASSIGN_STATUS, GIVING_BACK = range(7)
 
 
 # ---------------------------------------------------------------- the game
@@ -141,6 +187,9 @@ class ClusterfuckGame(Game["ClusterfuckState"]):
         OptionSpec("bluff", 0.2, "chance a greedy player refuses a demand it would lose (0..1)",
                    minimum=0.0, maximum=1.0),
         OptionSpec("standard_deck", False, "also print a 52-card deck and a reference card (printing only)"),
+        OptionSpec("exchange", DEFAULT_EXCHANGE, "cards the Asshole gives the Magnate before each round after the "
+                   "first, for as many of the Magnate's choice; each next pair inwards swaps one fewer "
+                   f"(0 = no exchange, at most {MAX_EXCHANGE})", minimum=0, maximum=MAX_EXCHANGE),
     )
 
     def __init__(self, num_players: int | None = None, options: dict[str, Any] | None = None):
@@ -156,6 +205,7 @@ class ClusterfuckGame(Game["ClusterfuckState"]):
         super().__init__(num_players, checked)
         self.rounds_to_win: int = self.options["rounds_to_win"]
         self.bluff: float = self.options["bluff"]
+        self.exchange: int = self.options["exchange"]
 
     @property
     def max_rounds(self) -> int:
@@ -185,13 +235,24 @@ class ClusterfuckGame(Game["ClusterfuckState"]):
     # ---- policies and report
 
     def greedy_action(self, state: ClusterfuckState, player: int, rng: random.Random) -> int:
-        """Lowest winning play, safe demands, honest answers but for bluffs."""
-        if state.phase == PLAY:
+        """Lowest winning play, safe demands for the best card, honest answers but for bluffs;
+        as Magnate keep card 1 and promote the runner-up; give back the lowest cards."""
+        phase = state.phase
+        if phase == PLAY:
             return state.lowest_winning_play()
-        if state.phase == CHOOSE_DEMAND:
+        if phase == CHOOSE_DEMAND:
             return self._greedy_demand(state, player)
+        if phase == KEEP_STATUS:
+            return KEEP + 1
+        if phase == ASSIGN_STATUS:
+            return self._greedy_assign(state)
+        if phase == GIVING_BACK:
+            hand = state.hands[player]
+            return GIVE_BACK + next(r for r in range(13) if hand[r])
         if state.refusal_outcome(state.trick_winner, player) != TARGET_GIVES:
             return REFUSE
+        if state.demand_rank != BEST and not state.hands[player][state.demand_rank]:
+            return COMPLY  # nothing to lose by complying, a status to show by refusing
         return REFUSE if rng.random() < self.bluff else COMPLY
 
     def _greedy_demand(self, state: ClusterfuckState, me: int) -> int:
@@ -199,11 +260,16 @@ class ClusterfuckGame(Game["ClusterfuckState"]):
 
         A player knows its own status, the statuses made public at the start
         of the round and those seen in comparisons; an unknown target is only
-        worth the risk from the upper half of the table.
+        worth the risk from the upper half of the table. A demand always asks
+        for the target's best card.
+
+        The Asshole also goes after last round's Magnate while that player's
+        card is unknown to him, because the Magnate usually keeps card 1.
         """
         n = state.n
         mine = state.status[me]
         known = state.known
+        crowned = state.last_finish[0] if state.last_finish else -1
         best, best_score = NO_DEMAND, (0, 0)
         for q in state.demand_targets():
             theirs = known[me * n + q]
@@ -211,13 +277,20 @@ class ClusterfuckGame(Game["ClusterfuckState"]):
                 if not _demander_wins(mine, theirs, n):
                     continue
                 score = (2, state.held[q])
+            elif mine == n and q == crowned:
+                score = (2, state.held[q])
             elif mine == n or mine > (n + 1) // 2:
                 continue
             else:
                 score = (1, state.held[q])
             if score > best_score:
-                best, best_score = DEMAND + q, score
+                best, best_score = demand_action(q), score
         return best
+
+    def _greedy_assign(self, state: ClusterfuckState) -> int:
+        """The lowest number left goes to the player who went out second (a promotion)."""
+        runner_up = state.last_finish[1]
+        return ASSIGN + 16 * runner_up + min(state.unassigned())
 
     def heuristic(self, state: ClusterfuckState, player: int) -> float:
         """Rounds won first, then fewer cards, then strong cards in hand."""
@@ -232,6 +305,8 @@ class ClusterfuckGame(Game["ClusterfuckState"]):
             "refused": state.refused,
             "reversed": state.reversed,
             "protected": state.protected,
+            "named": state.named,
+            "named_missing": state.named_missing,
             "keep_hits": list(state.keep_hits[1:]),
             "keep_rounds": state.keep_rounds,
         }
@@ -259,6 +334,8 @@ class ClusterfuckGame(Game["ClusterfuckState"]):
             "demands refused per game": refused / games,
             "demands reversed per game": sum(m["reversed"] for m in metrics) / games,
             "demands stopped by two 2s per game": sum(m["protected"] for m in metrics) / games,
+            "demands naming a rank per game": sum(m["named"] for m in metrics) / games,
+            "named rank not held per game": sum(m["named_missing"] for m in metrics) / games,
             "share of demands refused": refused / demands if demands else None,
             "Magnate keeps place": keep["1"],
             "Asshole keeps place": keep[str(places)],
@@ -301,8 +378,13 @@ class ClusterfuckState(State):
     trick_winner: int
     passes: int
     target: int
+    demand_rank: int
     finish: list[int]
     active: int
+    #: between rounds: the seed of the secret status deal, and the exchange's
+    #: give-backs still owed as [winner, loser, cards], first pair first
+    status_seed: int
+    owed: list[list[int]]
 
     def __init__(
         self,
@@ -325,9 +407,14 @@ class ClusterfuckState(State):
         self.winner: int | None = None
         # per-game figures
         self.demands = self.refused = self.reversed = self.protected = 0
+        self.named = self.named_missing = 0
+        self.exchange = game.exchange
+        #: per player, how many cards of each rank they played this game
+        self.played_by = [[0] * 13 for _ in range(n)]
         self.keep_hits = [0] * (n + 1)
         self.keep_rounds = 0
         self.last_finish: list[int] = []
+        self.status_seed = 0
         if hands is None:
             statuses = list(range(1, n + 1))
             rng.shuffle(statuses)
@@ -360,9 +447,23 @@ class ClusterfuckState(State):
                     actions.append(follows[r])
             return actions
         if phase == CHOOSE_DEMAND:
-            return [NO_DEMAND] + [DEMAND + q for q in self.demand_targets()]
+            ranks = self.demandable_ranks()
+            actions = [NO_DEMAND]
+            for q in self.demand_targets():
+                base_action = DEMAND + 14 * q
+                actions.append(base_action)
+                actions += [base_action + 1 + r for r in ranks]
+            return actions
         if phase == ANSWER_DEMAND:
             return [COMPLY, REFUSE]
+        if phase == KEEP_STATUS:
+            return [KEEP + k for k in range(1, self.n)]
+        if phase == ASSIGN_STATUS:
+            numbers = self.unassigned()
+            return [NO_ASSIGN] + [ASSIGN + 16 * q + k for q in self.assign_targets() for k in numbers]
+        if phase == GIVING_BACK:
+            hand = self.hands[self.player]
+            return [GIVE_BACK + r for r in range(13) if hand[r]]
         return []
 
     def apply_action(self, action: int) -> None:
@@ -376,6 +477,12 @@ class ClusterfuckState(State):
             self._demand(action)
         elif phase == ANSWER_DEMAND:
             self._answer(action)
+        elif phase == KEEP_STATUS:
+            self._keep(action)
+        elif phase == ASSIGN_STATUS:
+            self._assign(action)
+        elif phase == GIVING_BACK:
+            self._give_back(action)
         else:
             raise IllegalAction("the game is over")
 
@@ -392,10 +499,21 @@ class ClusterfuckState(State):
         other = object.__new__(ClusterfuckState)
         other.__dict__.update(self.__dict__)
         other.hands = [h[:] for h in self.hands]
+        other.played_by = [h[:] for h in self.played_by]
+        other.owed = [o[:] for o in self.owed]
         for name in ("held", "played", "status", "out", "finish", "order", "seat_index",
-                     "rounds_won", "known", "keep_hits"):
+                     "rounds_won", "known", "keep_hits", "last_finish"):
             setattr(other, name, getattr(self, name)[:])
         return other
+
+    def cards_played(self) -> list[list[str]]:
+        """Per player, the rank name of every card they put into a trick this game, one
+        entry per card per play (suits are not tracked, so "K" is any king)."""
+        return [[name for name, k in zip(RANKS, counts) for _ in range(k)] for counts in self.played_by]
+
+    def cards_held(self) -> list[list[str]]:
+        """Per player, the rank names of the cards in hand now, low to high."""
+        return [[name for name, k in zip(RANKS, counts) for _ in range(k)] for counts in self.hands]
 
     # ---- what policies may ask
 
@@ -403,6 +521,21 @@ class ClusterfuckState(State):
         """Players still in the round, other than the trick winner, with 2+ cards."""
         w, out, held = self.trick_winner, self.out, self.held
         return [q for q in range(self.n) if q != w and not out[q] and held[q] >= 2]
+
+    def demandable_ranks(self) -> list[int]:
+        """Ranks the trick winner may name: some card of it is neither on this round's pile
+        nor in the winner's own hand (what the winner can see)."""
+        mine, played = self.hands[self.trick_winner], self.played
+        return [r for r in range(13) if played[r] + mine[r] < len(SUITS)]
+
+    def unassigned(self) -> list[int]:
+        """Status numbers the Magnate has not yet handed out between rounds."""
+        taken = set(self.status)
+        return [k for k in range(1, self.n) if k not in taken]
+
+    def assign_targets(self) -> list[int]:
+        """Who the Magnate may assign a status card to: anyone but himself and the new Asshole."""
+        return [q for q in range(self.n) if not self.status[q]]
 
     def refusal_outcome(self, demander: int, target: int) -> str:
         """What happens when ``target`` refuses ``demander``'s demand."""
@@ -452,6 +585,7 @@ class ClusterfuckState(State):
         hand[rank] -= count
         self.held[p] -= count
         self.played[rank] += count
+        self.played_by[p][rank] += count
         self.trick_rank, self.trick_count, self.trick_winner, self.passes = rank, count, p, 0
         if not self.held[p]:
             self.out[p] = True
@@ -502,17 +636,21 @@ class ClusterfuckState(State):
         if action == NO_DEMAND:
             self.phase, self.player = PLAY, self.trick_winner
             return
-        target = action - DEMAND
-        if not (0 <= target < self.n) or target not in self.demand_targets():
+        target, what = divmod(action - DEMAND, 14)
+        if not (action >= DEMAND and 0 <= target < self.n) or target not in self.demand_targets() or (
+            what and what - 1 not in self.demandable_ranks()
+        ):
             raise IllegalAction(f"illegal action {action_to_string(action)}")
         self.demands += 1
-        self.target = target
+        self.target, self.demand_rank = target, what - 1
+        if what:
+            self.named += 1
         self.phase, self.player = ANSWER_DEMAND, target
 
     def _answer(self, action: int) -> None:
         demander, target = self.trick_winner, self.target
         if action == COMPLY:
-            self._give(target, demander, 1)
+            self._hand_over_demanded(target, demander)
         elif action == REFUSE:
             self.refused += 1
             n = self.n
@@ -520,7 +658,7 @@ class ClusterfuckState(State):
             self.known[target * n + demander] = self.status[demander]
             outcome = self.refusal_outcome(demander, target)
             if outcome == TARGET_GIVES:
-                self._give(target, demander, 1)
+                self._hand_over_demanded(target, demander)
             elif outcome == DEMANDER_GIVES:
                 self.reversed += 1
                 self._give(demander, target, 2)
@@ -528,13 +666,29 @@ class ClusterfuckState(State):
                 self.protected += 1
         else:
             raise IllegalAction(f"illegal action {action_to_string(action)}")
-        self.target = -1
+        self.target, self.demand_rank = -1, BEST
         self.phase, self.player = PLAY, demander
 
-    def _give(self, giver: int, taker: int, count: int) -> None:
-        """The giver hands over its best cards, but never its last one."""
+    def _hand_over_demanded(self, target: int, demander: int) -> None:
+        """The target gives the card demanded: its best, or one of the named rank if it has one."""
+        rank = self.demand_rank
+        if rank == BEST:
+            self._give(target, demander, 1)
+        elif self.hands[target][rank]:
+            self._move(target, demander, rank)
+        else:
+            self.named_missing += 1
+
+    def _move(self, giver: int, taker: int, rank: int) -> None:
+        self.hands[giver][rank] -= 1
+        self.hands[taker][rank] += 1
+        self.held[giver] -= 1
+        self.held[taker] += 1
+
+    def _give(self, giver: int, taker: int, count: int, keep_one: bool = True) -> None:
+        """The giver hands over its best cards, but never its last one after a demand."""
         src, dst = self.hands[giver], self.hands[taker]
-        count = min(count, self.held[giver] - 1)
+        count = min(count, self.held[giver] - (1 if keep_one else 0))
         self.held[giver] -= count
         self.held[taker] += count
         r = TWO
@@ -566,21 +720,76 @@ class ClusterfuckState(State):
             self.phase, self.player = OVER, TERMINAL
             return
         self.round_no += 1
-        # one generator for the round, so the secret statuses and the deal draw
-        # different numbers: a shared seed would let a hand hint at a status
+        # one generator for the round deals the cards and draws the seed of the
+        # secret status deal: a shared seed would let a hand hint at a status
         rng = self._round_rng()
-        self._start_round(finish, self._new_statuses(finish, rng), 0, rng)
+        self.status_seed = rng.getrandbits(48)
+        statuses = [0] * self.n
+        statuses[finish[-1]] = self.n
+        self._start_round(finish, statuses, 0, rng)
+        self.phase, self.player = KEEP_STATUS, magnate
 
-    def _new_statuses(self, finish: list[int], rng: random.Random) -> list[int]:
-        """The new Magnate keeps 1, the new Asshole gets N, second out gets 2."""
-        n = self.n
-        statuses = [0] * n
-        statuses[finish[0]], statuses[finish[1]], statuses[finish[-1]] = 1, 2, n
-        rest = list(range(3, n))
-        rng.shuffle(rest)
-        for seat, number in zip(finish[2:-1], rest):
-            statuses[seat] = number
-        return statuses
+    def _keep(self, action: int) -> None:
+        number = action - KEEP
+        if not 1 <= number < self.n:
+            raise IllegalAction(f"illegal action {action_to_string(action)}: keep a status from 1 to {self.n - 1}")
+        self.status[self.player] = number
+        self.known[self.player * self.n + self.player] = number
+        self.phase = ASSIGN_STATUS
+
+    def _assign(self, action: int) -> None:
+        target = -1
+        if action != NO_ASSIGN:
+            target, number = divmod(action - ASSIGN, 16)
+            if action < ASSIGN or target not in self.assign_targets() or number not in self.unassigned():
+                raise IllegalAction(f"illegal action {action_to_string(action)}")
+            self.status[target] = number
+        self._deal_statuses(target)
+
+    def _deal_statuses(self, assigned: int) -> None:
+        """The rest of the status cards, shuffled and dealt secretly; then the exchange."""
+        rest = self.unassigned()
+        random.Random(self.status_seed).shuffle(rest)
+        for seat, number in zip([q for q in self.order if not self.status[q]], rest):
+            self.status[seat] = number
+        self._reset_knowledge()
+        if assigned >= 0:
+            self.known[self.player * self.n + assigned] = self.status[assigned]
+        self._start_exchange()
+
+    def _start_exchange(self) -> None:
+        """Each loser gives its best cards at once; the winners owe as many back, of their choice.
+
+        The first and the last out swap ``exchange`` cards, the second and the
+        second last one fewer, and so on inwards while there are cards to swap.
+        """
+        n, finish = self.n, self.last_finish
+        self.owed = []
+        for i in range(n // 2):
+            cards = min(self.exchange - i, self.held[finish[n - 1 - i]])
+            if cards <= 0:
+                break
+            winner, loser = finish[i], finish[n - 1 - i]
+            self._give(loser, winner, cards, keep_one=False)
+            self.owed.append([winner, loser, cards])
+        self._next_give_back()
+
+    def _give_back(self, action: int) -> None:
+        winner, loser, _ = self.owed[0]
+        rank = action - GIVE_BACK
+        if not 0 <= rank < 13 or not self.hands[winner][rank]:
+            raise IllegalAction(f"illegal action {action_to_string(action)} for seat {winner}")
+        self._move(winner, loser, rank)
+        self.owed[0][2] -= 1
+        self._next_give_back()
+
+    def _next_give_back(self) -> None:
+        while self.owed and not self.owed[0][2]:
+            self.owed.pop(0)
+        if self.owed:
+            self.phase, self.player = GIVING_BACK, self.owed[0][0]
+        else:
+            self.phase, self.player = PLAY, self.order[0]
 
     def _round_rng(self) -> random.Random:
         return random.Random((self.deal_seed << 16) + self.round_no)
@@ -609,18 +818,21 @@ class ClusterfuckState(State):
         self.out = [h == 0 for h in self.held]
         self.finish = [q for q in range(n) if self.out[q]]
         self.active = n - len(self.finish)
+        self._reset_knowledge()
+        self.phase, self.player = PLAY, leader
+        self.trick_rank, self.trick_count, self.trick_winner, self.passes = -1, 0, leader, 0
+        self.target, self.demand_rank = -1, BEST
+        self.owed = []
+
+    def _reset_knowledge(self) -> None:
+        """Everyone knows their own status and, from round 2, the new Asshole's."""
+        n = self.n
         self.known = [0] * (n * n)
-        public = (
-            [self.last_finish[0], self.last_finish[1], self.last_finish[-1]]
-            if self.round_no >= 2 and self.last_finish else []
-        )
+        public = [self.last_finish[-1]] if self.round_no >= 2 and self.last_finish else []
         for p in range(n):
             self.known[p * n + p] = self.status[p]
             for q in public:
                 self.known[p * n + q] = self.status[q]
-        self.phase, self.player = PLAY, leader
-        self.trick_rank, self.trick_count, self.trick_winner, self.passes = -1, 0, leader, 0
-        self.target = -1
 
     def _set_position(self, hands: list[list[int]] | list[str], statuses: list[int], leader: int) -> None:
         n = self.n
@@ -730,9 +942,13 @@ def _check_standard_deck(playing: list[Any], standard: bool, find: Callable[...,
 
 
 __all__ = [
+    "ASSIGN",
     "COMPLY",
     "DEMAND",
     "DEMANDER_GIVES",
+    "GIVE_BACK",
+    "KEEP",
+    "NO_ASSIGN",
     "NO_DEMAND",
     "PASS",
     "PROTECTED",
@@ -743,9 +959,12 @@ __all__ = [
     "ClusterfuckGame",
     "ClusterfuckState",
     "action_to_string",
+    "assign_action",
     "check_deck",
     "demand_action",
     "game_from_deck",
+    "give_back_action",
+    "keep_action",
     "play_action",
     "read_options",
     "status_cards",
