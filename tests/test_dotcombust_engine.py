@@ -9,13 +9,14 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from cardgen.deck import load_deck
 from cardgen.errors import CardgenError, Location
 from cardgen.games.base import SIMULTANEOUS, TERMINAL
 from cardgen.games.dotcombust import (
-    DEFAULT_ASSETS,
     SIT_OUT,
     DotcombustGame,
     Pass,
+    bundled_assets,
     check_deck,
     game_from_deck,
     parse_options,
@@ -25,6 +26,9 @@ from cardgen.model import Back, Card, Deck
 SMALL = {"Server Farm": 5, "Domain Name": 3, "Foosball Table": 4, "Aeron Chairs": 6,
          "Source Code": 2}
 SF, DN, FT, AC, SC = range(5)
+#: the bundled deck's assets, {name: part names}: what DotcombustGame() plays with
+BUNDLED_ASSETS = bundled_assets()
+BUNDLED_SIZES = [len(parts) for parts in BUNDLED_ASSETS.values()]
 
 
 def small_game(players: int = 3, **options) -> DotcombustGame:
@@ -86,6 +90,32 @@ def test_options_default_to_four_players_all_assets_and_no_optional_rules():
     assert not (game.no_tagbacks or game.bitter_end or game.both_barrels)
 
 
+def test_the_engine_without_a_deck_plays_the_bundled_decks_assets():
+    # one source of the deck: no stand-in table in the engine
+    deck = load_deck("dotcombust")
+    from_deck = game_from_deck(deck, deck.options)
+    game = DotcombustGame()
+    assert game.asset_names == from_deck.asset_names
+    assert game.asset_sizes == from_deck.asset_sizes
+    assert game.part_names == from_deck.part_names
+    assert game.part_names[0] == tuple(deck.cards[0].parts)
+    assert dict(zip(game.asset_names, game.part_names)) == BUNDLED_ASSETS
+
+
+def test_the_bundled_assets_are_read_once_and_not_shared(monkeypatch):
+    import cardgen.deck
+
+    bundled_assets()
+
+    def read_again(name):
+        raise AssertionError(f"the bundled deck was read again: {name}")
+
+    monkeypatch.setattr(cardgen.deck, "load_deck", read_again)
+    bundled_assets()["Server Farm"] = ("changed",)
+    assert bundled_assets() == BUNDLED_ASSETS
+    assert DotcombustGame().asset_names == tuple(BUNDLED_ASSETS)
+
+
 def test_unknown_option_is_refused_by_name():
     with pytest.raises(CardgenError, match="unknown option 'tagbacks'"):
         DotcombustGame(options={"tagbacks": True})
@@ -104,8 +134,8 @@ def test_bool_options_name_allowed_values():
 
 def test_smaller_deck_keeps_the_first_assets():
     game = DotcombustGame(options={"assets": "3"})
-    assert game.asset_names == tuple(list(DEFAULT_ASSETS)[:3])
-    assert game.total_cards == sum(list(DEFAULT_ASSETS.values())[:3])
+    assert game.asset_names == tuple(list(BUNDLED_ASSETS)[:3])
+    assert game.total_cards == sum(BUNDLED_SIZES[:3])
 
 
 def test_smaller_deck_cannot_keep_more_assets_than_there_are():
@@ -506,7 +536,7 @@ def test_any_table_plays_to_an_end_keeping_every_card(seed, players, keep, no_ta
     try:
         game = DotcombustGame(options=options)
     except CardgenError:
-        assert sum(list(DEFAULT_ASSETS.values())[:keep]) < 2 * players
+        assert sum(BUNDLED_SIZES[:keep]) < 2 * players
         return
     state, _ = random_playout(game, seed, check=assert_cards_conserved)
     assert state.is_terminal()
@@ -578,8 +608,8 @@ def test_plays_read_in_the_users_words():
 
 def make_deck(assets: dict[str, list[str]] | None = None, options=None, cards=None) -> Deck:
     if cards is None:
-        assets = assets or {name: [f"{name} {i}" for i in range(size)]
-                            for name, size in DEFAULT_ASSETS.items()}
+        assets = assets or {name: [f"{name} {i}" for i in range(len(parts))]
+                            for name, parts in BUNDLED_ASSETS.items()}
         cards = [Card(id=f"{name}-{i}", kind="asset", asset=name, title=part,
                       parts=tuple(parts))
                  for name, parts in assets.items() for i, part in enumerate(parts)]
@@ -680,8 +710,9 @@ def test_game_from_deck_uses_the_decks_assets_and_options():
     deck = make_deck(options={"players": 5, "assets": 10, "layout": "ignored"})
     game = game_from_deck(deck, {"both_barrels": "true"})
     assert game.num_players == 5 and game.both_barrels
-    assert game.asset_names == tuple(list(DEFAULT_ASSETS)[:10])
-    assert game.part_names[0] == tuple(f"Server Farm {i}" for i in range(8))
+    assert game.asset_names == tuple(list(BUNDLED_ASSETS)[:10])
+    first = next(iter(BUNDLED_ASSETS))
+    assert game.part_names[0] == tuple(f"{first} {i}" for i in range(len(BUNDLED_ASSETS[first])))
     game = game_from_deck(deck, {"players": "3"})
     assert game.num_players == 3
     game = game_from_deck(deck, deck.options)  # what the validator passes
@@ -698,10 +729,7 @@ def test_game_from_deck_refuses_an_unplayable_deck():
 BUNDLED = Path(__file__).resolve().parents[1] / "decks" / "dotcombust.yaml"
 
 
-@pytest.mark.skipif(not BUNDLED.is_file(), reason="bundled deck not written yet")
 def test_the_bundled_deck_passes_and_plays():
-    from cardgen.deck import load_deck
-
     deck = load_deck(BUNDLED)
     assert check_deck(deck) == []
     game = game_from_deck(deck, deck.options)

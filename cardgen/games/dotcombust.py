@@ -14,6 +14,7 @@ nothing and need no decision step.
 """
 from __future__ import annotations
 
+import functools
 import random
 from collections import Counter
 from collections.abc import Mapping, Sequence
@@ -23,26 +24,6 @@ from ..errors import CardgenError
 from ..findings import Finding
 from . import GameInfo, base
 from .base import SIMULTANEOUS, TERMINAL, Game, IllegalAction, OptionSpec, State
-
-#: the sizes of a stand-in deck when no Deck is given: 16 assets, 80 cards
-DEFAULT_ASSETS: dict[str, int] = {
-    "Server Farm": 8,
-    "Source Code": 7,
-    "Aeron Chairs": 7,
-    "Domain Name": 6,
-    "Foosball Table": 6,
-    "Espresso Machine": 6,
-    "Stock Options": 5,
-    "Office Lease": 5,
-    "Mailing List": 5,
-    "Patent Portfolio": 5,
-    "Sock Puppet Mascot": 4,
-    "Launch Party Banner": 4,
-    "Venture Capital": 4,
-    "Business Plan": 3,
-    "Logo Merchandise": 3,
-    "Super Bowl Ad": 2,
-}
 
 #: share of greedy plays chosen at random instead (see greedy_action)
 GREEDY_EXPLORE = 0.05
@@ -156,9 +137,10 @@ def parse_options(options: Mapping[str, Any] | None) -> dict[str, Any]:
 class DotcombustGame(Game["DotcombustState"]):
     """Asset sizes, players and rule options; deals States.
 
-    ``assets`` is {name: size}, {name: part names} or a list of sizes (the
-    stand-in DEFAULT_ASSETS when omitted); ``options["players"]`` wins over
-    ``num_players``.
+    ``assets`` is {name: size}, {name: part names} or a list of sizes; when
+    omitted, the assets of the bundled deck (decks/dotcombust.yaml), so the
+    engine and the printed deck have one source. ``options["players"]`` wins
+    over ``num_players``.
     """
 
     name = "dotcombust"
@@ -172,7 +154,7 @@ class DotcombustGame(Game["DotcombustState"]):
             opts.setdefault("players", num_players)
         opts = parse_options(opts)
         super().__init__(opts["players"], opts)
-        names, sizes, parts = _asset_table(DEFAULT_ASSETS if assets is None else assets)
+        names, sizes, parts = _asset_table(bundled_assets() if assets is None else assets)
         kept = _keep_assets(names, opts["assets"])
         index = [names.index(n) for n in kept]
         self.asset_names: tuple[str, ...] = tuple(kept)
@@ -592,6 +574,24 @@ def _asset_table(assets: Any) -> tuple[list[str], list[int], list[tuple[str, ...
         sizes.append(len(part_names))
         parts.append(part_names)
     return names, sizes, parts
+
+
+def bundled_assets() -> dict[str, tuple[str, ...]]:
+    """The bundled deck's assets, {name: part names}, as ``game_from_deck`` reads them."""
+    return dict(_bundled_asset_items())
+
+
+@functools.lru_cache(maxsize=1)
+def _bundled_asset_items() -> tuple[tuple[str, tuple[str, ...]], ...]:
+    """Read once per process: engines are made often (a playtest, every test)."""
+    from ..deck import bundled_decks, load_deck  # lazily: reading a deck asks the game registry
+
+    path = bundled_decks().get("dotcombust")
+    if path is None:
+        raise CardgenError("dotcombust: the bundled deck dotcombust.yaml is missing from this "
+                           "install, and the engine takes its assets from it; reinstall cardgen "
+                           "or build the engine from a deck file")
+    return tuple(_deck_assets(load_deck(path)).items())
 
 
 def _deck_assets(deck: Any) -> dict[str, tuple[str, ...]]:
