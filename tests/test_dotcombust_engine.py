@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import dataclasses
 import random
+from collections import Counter
 from pathlib import Path
 
 import pytest
@@ -494,6 +495,51 @@ def test_a_tie_on_points_is_a_draw():
     play_turn_zero(state, down(SF, SF))
     assert state.points == [0, 0, 0]
     assert state.returns() == [0.0, 0.0, 0.0] and state.winners() == []
+
+
+# -- what was played and what is held (the playtest's per-card figures) ----------
+
+
+def test_cards_held_are_the_asset_names_of_the_parts_in_hand_and_nothing_is_played_yet():
+    state = DotcombustGame(4).new_initial_state(random.Random(5))
+    held = state.cards_held()
+    assert [len(names) for names in held] == state.hand_sizes == [20] * 4
+    for p, names in enumerate(held):
+        assert Counter(names) == {state.game.asset_names[a]: c
+                                  for a, c in enumerate(state.hands[p]) if c}
+    assert state.cards_played() == [[], [], [], []]
+
+
+def test_a_shown_asset_is_played_once_and_leaves_the_held_cards():
+    state = completed_server_farm()
+    assert state.cards_held()[0] == ["Server Farm"] * 5 + ["Domain Name"] * 2
+    state.apply_action((show(SF), NOTHING_TO_SHOW, NOTHING_TO_SHOW))
+    assert state.cards_played() == [["Server Farm"], [], []]
+    assert state.cards_held() == [["Domain Name"] * 2, ["Foosball Table"] * 2,
+                                  ["Aeron Chairs"] * 3]
+
+
+def test_a_kept_asset_is_held_until_it_is_shown_at_the_end():
+    state = completed_server_farm()
+    state.apply_action((keep(SF), NOTHING_TO_SHOW, NOTHING_TO_SHOW))
+    assert state.cards_played() == [[], [], []]
+    assert state.cards_held()[0].count("Server Farm") == 5
+    state.apply_action((up(DN), down(FT, FT), up(AC)))  # player 1 runs dry: the end
+    assert state.is_terminal()
+    assert state.cards_played() == [["Server Farm"], [], []]
+    assert state.cards_held() == [["Domain Name"] * 2 + ["Foosball Table"] * 2, [],
+                                  ["Aeron Chairs"] * 3]
+
+
+def test_every_card_is_played_within_a_shown_asset_or_held():
+    game = DotcombustGame(5, options={"both_barrels": True})
+    sizes = dict(zip(game.asset_names, game.asset_sizes))
+    for seed in range(5):
+        state, _ = random_playout(game, seed)
+        played = sum(sizes[name] for names in state.cards_played() for name in names)
+        held = sum(len(names) for names in state.cards_held())
+        assert played + held == game.total_cards == 80
+        assert [len(n) for n in state.cards_played()] == [len(s) for s in state.shown]
 
 
 # -- optional rules -------------------------------------------------------------------

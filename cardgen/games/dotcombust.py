@@ -596,6 +596,16 @@ class DotcombustState(State):
             return [0.0] * n
         return [1.0 if p == top[0] else 0.0 for p in range(n)]
 
+    def cards_played(self) -> list[list[str]]:
+        """Per player, the name of each asset shown, once per show (at the end too)."""
+        names = self.game.asset_names
+        return [[names[a] for a in shown] for shown in self.shown]
+
+    def cards_held(self) -> list[list[str]]:
+        """Per player, the asset name of each part in hand, once per part (kept assets too)."""
+        names = self.game.asset_names
+        return [[names[a] for a, c in enumerate(hand) for _ in range(c)] for hand in self.hands]
+
     def clone(self) -> DotcombustState:
         other = DotcombustState(self.game, None)
         other.hands = [h[:] for h in self.hands]
