@@ -369,6 +369,8 @@ def test_a_kept_asset_stays_in_the_hand_and_scores_only_at_the_end():
     assert state.ended_by == "empty hand" and counts(state, 1) == {}
     # everyone shows the sets they completed: the kept Server Farm scores now
     assert state.shown[0] == [SF] and state.points[0] == 4 and state.kept_to_end == [1, 0, 0]
+    metrics = state.game.metrics(state)
+    assert not metrics["ended_on_show"] and metrics["completed"] == metrics["kept_to_end"] == 1
     assert counts(state, 0) == {"Domain Name": 2, "Foosball Table": 2}
     assert state.winners() == [0]
 
@@ -427,6 +429,8 @@ def test_showing_can_end_the_game():
     keeping = state.clone()
     state.apply_action((show(SC), NOTHING_TO_SHOW, NOTHING_TO_SHOW))
     assert state.ended_by == "one card" and state.ended_on_show
+    metrics = state.game.metrics(state)
+    assert metrics["ended_on_show"] and metrics["completed"] == 1 and metrics["kept_to_end"] == 0
     keeping.apply_action((keep(SC), NOTHING_TO_SHOW, NOTHING_TO_SHOW))
     assert not keeping.is_terminal() and keeping.hand_sizes[0] == 3
 
@@ -814,8 +818,14 @@ def test_metrics_and_summary_report_spread_completion_and_endings():
     assert m["ended_by"] in ("one card", "empty hand")
     summary = game.summarize(metrics)
     assert set(summary) == {"mean score spread", "assets completed by size",
-                            "mean passes per game", "mean turns per game",
-                            "game ended by", "mean points per seat"}
+                            "completed assets kept to the end", "mean passes per game",
+                            "mean turns per game", "game ended by", "games ended by a show",
+                            "mean points per seat"}
+    # random players show and keep: some completed assets wait in hand for the end,
+    # and some games end because a player showed their hand down to one card or none
+    assert 0 < summary["completed assets kept to the end"] < 1
+    assert 0 < summary["games ended by a show"] < 1
+    assert all(m["kept_to_end"] <= m["completed"] for m in metrics)
     assert set(summary["assets completed by size"]) == {f"{s} parts" for s in range(2, 9)}
     assert all(0 <= v <= 1 for v in summary["assets completed by size"].values())
     assert abs(sum(summary["game ended by"].values()) - 1) < 1e-9

@@ -325,7 +325,7 @@ class DotcombustGame(Game["DotcombustState"]):
         return Show(asset, ahead)
 
     def metrics(self, state: DotcombustState) -> dict[str, Any]:
-        """Points, spread, assets completed per size, passes, how it ended."""
+        """Points, spread, assets completed per size, kept to the end, passes, how it ended."""
         points = list(state.points)
         by_size: dict[int, list[int]] = {}
         for s in self.asset_sizes:
@@ -337,13 +337,16 @@ class DotcombustGame(Game["DotcombustState"]):
             "points": points,
             "spread": max(points) - min(points),
             "completed_by_size": {s: tuple(v) for s, v in sorted(by_size.items())},
+            "completed": sum(len(shown) for shown in state.shown),
+            "kept_to_end": sum(state.kept_to_end),
             "passes": state.passes,
             "turns": state.turn,
             "ended_by": state.ended_by or "unfinished",
+            "ended_on_show": state.ended_on_show,
         }
 
     def summarize(self, metrics: list[dict[str, Any]]) -> dict[str, Any]:
-        """Score spread, share of assets completed per size, passes, endings."""
+        """Score spread, share of assets completed per size, of them kept to the end, passes, endings."""
         if not metrics:
             return {}
         n = len(metrics)
@@ -359,13 +362,17 @@ class DotcombustGame(Game["DotcombustState"]):
             ends[m["ended_by"]] += 1
             for p, pts in enumerate(m["points"]):
                 seat_points[p] += pts
+        completed = sum(m["completed"] for m in metrics)
         return {
             "mean score spread": round(sum(m["spread"] for m in metrics) / n, 2),
             "assets completed by size": {
                 f"{s} parts": round(done[s] / dealt[s], 3) for s in sorted(dealt)},
+            "completed assets kept to the end": (
+                round(sum(m["kept_to_end"] for m in metrics) / completed, 3) if completed else 0.0),
             "mean passes per game": round(sum(m["passes"] for m in metrics) / n, 1),
             "mean turns per game": round(sum(m["turns"] for m in metrics) / n, 1),
             "game ended by": {k: round(v / n, 3) for k, v in sorted(ends.items())},
+            "games ended by a show": round(sum(1 for m in metrics if m["ended_on_show"]) / n, 3),
             "mean points per seat": [round(x / n, 2) for x in seat_points],
         }
 
