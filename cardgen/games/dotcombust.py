@@ -378,7 +378,8 @@ class DotcombustGame(Game["DotcombustState"]):
 
 
 class DotcombustState(State):
-    """Hands as card counts per asset, shown assets, points, turn number."""
+    """Hands as card counts per asset, shown assets, points, turn number, and
+    the assets just completed that await their holder's show or keep."""
 
     __slots__ = (
         "bans",
