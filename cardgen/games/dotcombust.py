@@ -11,38 +11,28 @@ asset is complete when one player holds all n of them, so the rules never
 care *which* part moves. A hand is therefore a count per asset, and the
 receiver's choices ("one other part", "keep only one of your cards") change
 nothing and need no decision step.
+
+Showing a completed asset is a decision ("you may show it immediately ... or
+keep it in your hand"): after a turn in which someone completed an asset,
+everyone moves once more, before the next pass, with a ``Show``. A player
+who completed one shows it (it leaves the hand and scores now) or keeps it
+(its parts stay in the hand, may be passed, and score at the end if still
+complete); the others have the one play NOTHING_TO_SHOW. Two assets
+completed at once are decided one per decision. The deal counts as a turn:
+an asset complete in the deal is decided before the first pass.
 """
 from __future__ import annotations
 
+import functools
 import random
 from collections import Counter
 from collections.abc import Mapping, Sequence
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, cast
 
 from ..errors import CardgenError
 from ..findings import Finding
 from . import GameInfo, base
 from .base import SIMULTANEOUS, TERMINAL, Game, IllegalAction, OptionSpec, State
-
-#: the sizes of a stand-in deck when no Deck is given: 16 assets, 80 cards
-DEFAULT_ASSETS: dict[str, int] = {
-    "Server Farm": 8,
-    "Source Code": 7,
-    "Aeron Chairs": 7,
-    "Domain Name": 6,
-    "Foosball Table": 6,
-    "Espresso Machine": 6,
-    "Stock Options": 5,
-    "Office Lease": 5,
-    "Mailing List": 5,
-    "Patent Portfolio": 5,
-    "Sock Puppet Mascot": 4,
-    "Launch Party Banner": 4,
-    "Venture Capital": 4,
-    "Business Plan": 3,
-    "Logo Merchandise": 3,
-    "Super Bowl Ad": 2,
-}
 
 #: share of greedy plays chosen at random instead (see greedy_action)
 GREEDY_EXPLORE = 0.05
@@ -80,6 +70,22 @@ class Pass(NamedTuple):
 
 
 SIT_OUT = Pass(())
+
+
+class Show(NamedTuple):
+    """A player's decision on an asset they just completed: show it or keep it.
+
+    Shown, the asset goes on the table and scores now; kept, its parts stay in
+    the hand (they count as held and may be passed) and it scores at the end
+    if still complete. ``asset`` -1 is the one play of a player with nothing
+    to decide while others decide.
+    """
+
+    asset: int
+    show: bool
+
+
+NOTHING_TO_SHOW = Show(-1, False)
 
 
 def game_from_deck(deck: Any, options: Mapping[str, Any] | None = None) -> DotcombustGame:
@@ -156,9 +162,10 @@ def parse_options(options: Mapping[str, Any] | None) -> dict[str, Any]:
 class DotcombustGame(Game["DotcombustState"]):
     """Asset sizes, players and rule options; deals States.
 
-    ``assets`` is {name: size}, {name: part names} or a list of sizes (the
-    stand-in DEFAULT_ASSETS when omitted); ``options["players"]`` wins over
-    ``num_players``.
+    ``assets`` is {name: size}, {name: part names} or a list of sizes; when
+    omitted, the assets of the bundled deck (decks/dotcombust.yaml), so the
+    engine and the printed deck have one source. ``options["players"]`` wins
+    over ``num_players``.
     """
 
     name = "dotcombust"
@@ -172,7 +179,7 @@ class DotcombustGame(Game["DotcombustState"]):
             opts.setdefault("players", num_players)
         opts = parse_options(opts)
         super().__init__(opts["players"], opts)
-        names, sizes, parts = _asset_table(DEFAULT_ASSETS if assets is None else assets)
+        names, sizes, parts = _asset_table(bundled_assets() if assets is None else assets)
         kept = _keep_assets(names, opts["assets"])
         index = [names.index(n) for n in kept]
         self.asset_names: tuple[str, ...] = tuple(kept)
@@ -232,7 +239,9 @@ class DotcombustGame(Game["DotcombustState"]):
         """How many seats to the left everyone passes on ``turn`` (from 0)."""
         return 1 + turn % (self.num_players - 1)
 
-    def action_to_string(self, action: Pass) -> str:
+    def action_to_string(self, action: Pass | Show) -> str:
+        if isinstance(action, Show):
+            return _show_to_string(self, action)
         names = [self.asset_names[a] for a in action.assets]
         if not names:
             return "sit out"
@@ -248,7 +257,7 @@ class DotcombustGame(Game["DotcombustState"]):
             _progress(c, s) for c, s in zip(hand, self.asset_sizes) if c)
 
     def greedy_action(self, state: DotcombustState, player: int,
-                      rng: random.Random) -> Pass:
+                      rng: random.Random) -> Pass | Show:
         """The play with the best expected gain for the player's own assets.
 
         It sees only what the table sees: its own hand and how many cards
@@ -256,8 +265,11 @@ class DotcombustGame(Game["DotcombustState"]):
         random over the other hands. Ties go at random, and one play in
         GREEDY_EXPLORE is any legal play, so two greedy players passing the
         same asset to each other (a wash) do not stall the game for ever.
+        A completed asset is shown by ``greedy_show``.
         """
-        legal = state.legal_actions(player)
+        if state.deciding():
+            return self.greedy_show(state, player)
+        legal = state.legal_passes(player)
         if len(legal) == 1 or rng.random() < GREEDY_EXPLORE:
             return rng.choice(legal)
         hand = state.hands[player]
@@ -289,8 +301,31 @@ class DotcombustGame(Game["DotcombustState"]):
                 best.append(action)
         return rng.choice(best)
 
+    def greedy_show(self, state: DotcombustState, player: int) -> Show:
+        """Show a completed asset, unless that ends the game while not ahead.
+
+        Shown or kept, a complete asset scores the same; the choice steers the
+        end. Showing shrinks the hand towards the one card that ends the
+        game, so a player who is not ahead keeps an asset whose showing would
+        end it now, and plays on. "Ahead" uses what the table sees: the
+        player's own points, every complete asset in hand counted, against
+        the points the others have shown (their kept assets are hidden).
+        Showing otherwise did a little better than keeping when behind or
+        never showing (docs/rules-readings.md has the figures).
+        """
+        pending = state.pending[player]
+        if not pending:
+            return NOTHING_TO_SHOW
+        asset = pending[0]
+        if not state.show_would_end(player, asset):
+            return Show(asset, True)
+        mine = state.points[player] + sum(
+            size - 1 for c, size in zip(state.hands[player], self.asset_sizes) if c == size)
+        ahead = all(mine > state.points[q] for q in range(self.num_players) if q != player)
+        return Show(asset, ahead)
+
     def metrics(self, state: DotcombustState) -> dict[str, Any]:
-        """Points, spread, assets completed per size, passes, how it ended."""
+        """Points, spread, assets completed per size, kept to the end, passes, how it ended."""
         points = list(state.points)
         by_size: dict[int, list[int]] = {}
         for s in self.asset_sizes:
@@ -302,13 +337,16 @@ class DotcombustGame(Game["DotcombustState"]):
             "points": points,
             "spread": max(points) - min(points),
             "completed_by_size": {s: tuple(v) for s, v in sorted(by_size.items())},
+            "completed": sum(len(shown) for shown in state.shown),
+            "kept_to_end": sum(state.kept_to_end),
             "passes": state.passes,
             "turns": state.turn,
             "ended_by": state.ended_by or "unfinished",
+            "ended_on_show": state.ended_on_show,
         }
 
     def summarize(self, metrics: list[dict[str, Any]]) -> dict[str, Any]:
-        """Score spread, share of assets completed per size, passes, endings."""
+        """Score spread, share of assets completed per size, of them kept to the end, passes, endings."""
         if not metrics:
             return {}
         n = len(metrics)
@@ -324,28 +362,36 @@ class DotcombustGame(Game["DotcombustState"]):
             ends[m["ended_by"]] += 1
             for p, pts in enumerate(m["points"]):
                 seat_points[p] += pts
+        completed = sum(m["completed"] for m in metrics)
         return {
             "mean score spread": round(sum(m["spread"] for m in metrics) / n, 2),
             "assets completed by size": {
                 f"{s} parts": round(done[s] / dealt[s], 3) for s in sorted(dealt)},
+            "completed assets kept to the end": (
+                round(sum(m["kept_to_end"] for m in metrics) / completed, 3) if completed else 0.0),
             "mean passes per game": round(sum(m["passes"] for m in metrics) / n, 1),
             "mean turns per game": round(sum(m["turns"] for m in metrics) / n, 1),
             "game ended by": {k: round(v / n, 3) for k, v in sorted(ends.items())},
+            "games ended by a show": round(sum(1 for m in metrics if m["ended_on_show"]) / n, 3),
             "mean points per seat": [round(x / n, 2) for x in seat_points],
         }
 
 
 class DotcombustState(State):
-    """Hands as card counts per asset, shown assets, points, turn number."""
+    """Hands as card counts per asset, shown assets, points, turn number, and
+    the assets just completed that await their holder's show or keep."""
 
     __slots__ = (
         "bans",
         "ended_by",
+        "ended_on_show",
         "game",
         "hand_sizes",
         "hands",
+        "kept_to_end",
         "last_completion",
         "passes",
+        "pending",
         "points",
         "shown",
         "turn",
@@ -358,9 +404,11 @@ class DotcombustState(State):
         self._init(game, hands, turn)
 
     def action_to_string(self, action: Any) -> str:
-        """``pass 2 face up: Server Farm``; a joint action, one play per player."""
-        if isinstance(action, tuple) and action and isinstance(action[0], Pass):
+        """``pass 2 face up: Server Farm``, ``show Server Farm``; a joint action, one play per player."""
+        if isinstance(action, tuple) and action and isinstance(action[0], (Pass, Show)):
             return "; ".join(f"seat {p}: {self.action_to_string(play)}" for p, play in enumerate(action))
+        if isinstance(action, Show):
+            return _show_to_string(self.game, action)
         if not action.assets:
             return "sit out"
         names = [self.game.asset_names[a] for a in action.assets]
@@ -373,6 +421,11 @@ class DotcombustState(State):
         self.hands = hands
         self.hand_sizes = [sum(hand) for hand in hands]
         self.shown: list[list[int]] = [[] for _ in hands]
+        # assets just completed, each awaiting its holder's show-or-keep decision
+        self.pending: list[list[int]] = [[] for _ in hands]
+        # per player, how many of the shown assets were kept in hand to the end
+        self.kept_to_end = [0] * n
+        self.ended_on_show = False
         self.points = [0] * n
         self.turn = turn
         self.passes = 0
@@ -380,9 +433,9 @@ class DotcombustState(State):
         self.bans: list[int] | None = [0] * (n * n) if game.no_tagbacks else None
         self.last_completion = turn
         self.ended_by = ""
-        for p in range(n):
-            for a in range(count):
-                self._lay_down_if_complete(p, a)
+        sizes = game.asset_sizes
+        for p in range(n):  # complete in the deal: completed before the first turn
+            self.pending[p] = [a for a in range(count) if hands[p][a] == sizes[a]]
         self._check_end()
 
     # -- the verbs every engine shares -------------------------------------
@@ -393,13 +446,43 @@ class DotcombustState(State):
     def is_terminal(self) -> bool:
         return bool(self.ended_by)
 
-    def legal_actions(self, player: int | None = None) -> list[Pass]:
-        """Plays open to ``player`` this turn; every player moves every turn."""
+    def legal_actions(self, player: int | None = None) -> list[Pass] | list[Show]:
+        """Plays open to ``player`` now; every player moves at every decision.
+
+        After a turn in which someone completed an asset, the decision is
+        show or keep (one completed asset per player at a time; a player with
+        none has the one play NOTHING_TO_SHOW); otherwise it is a pass.
+        """
         if self.ended_by:
             return []
         if player is None:
             raise IllegalAction("dotCOMbust turns are simultaneous: "
                              "ask legal_actions(player) for each player")
+        if self.deciding():
+            return self.show_choices(player)
+        return self.legal_passes(player)
+
+    def deciding(self) -> bool:
+        """Whether this decision is show-or-keep (someone just completed an asset)."""
+        return any(self.pending)
+
+    def show_choices(self, player: int) -> list[Show]:
+        """Show or keep the first asset ``player`` has just completed."""
+        pending = self.pending[player]
+        if not pending:
+            return [NOTHING_TO_SHOW]
+        return [Show(pending[0], True), Show(pending[0], False)]
+
+    def show_would_end(self, player: int, asset: int) -> bool:
+        """Whether ``player`` showing ``asset`` (and no one else anything) ends the game now."""
+        left = self.hand_sizes[player] - self.game.asset_sizes[asset]
+        if not self.game.bitter_end:
+            return left <= 1
+        others = sum(1 for q, size in enumerate(self.hand_sizes) if q != player and size)
+        return others + (left > 0) < 2
+
+    def legal_passes(self, player: int) -> list[Pass]:
+        """The passes open to ``player`` this turn."""
         game = self.game
         size = self.hand_sizes[player]
         target = self.opponent(player)
@@ -417,12 +500,13 @@ class DotcombustState(State):
             actions = self._plays(hand, 0)
         return actions
 
-    def apply_action(self, action: Sequence[Pass]) -> None:
-        """Resolve one turn: all passes leave, receivers answer, cards arrive.
+    def apply_action(self, action: Sequence[Pass] | Sequence[Show]) -> None:
+        """Resolve one turn of passes, or everyone's show-or-keep decisions.
 
-        Each receiver answers against its hand without the cards it is
-        passing itself; cards coming back or kept join only after every
-        answer, so the order of answering cannot matter.
+        A turn: all passes leave, receivers answer, cards arrive. Each
+        receiver answers against its hand without the cards it is passing
+        itself; cards coming back or kept join only after every answer, so
+        the order of answering cannot matter.
         """
         if self.ended_by:
             raise IllegalAction("the game is over")
@@ -434,7 +518,21 @@ class DotcombustState(State):
         for p, play in enumerate(action):
             if play not in self.legal_actions(p):
                 raise IllegalAction(f"player {p} cannot play {self.action_to_string(play)} now")
+        if self.deciding():
+            self._apply_shows(cast("Sequence[Show]", action))
+        else:
+            self._apply_passes(cast("Sequence[Pass]", action))
+
+    def _apply_passes(self, action: Sequence[Pass]) -> None:
+        game = self.game
+        n = game.num_players
         hands, sizes, bans = self.hands, self.hand_sizes, self.bans
+        asset_sizes = game.asset_sizes
+        # a complete asset can only leave its holder's hand by the holder's own pass
+        # (no one else holds a part to ask for it), so these are the only ones that
+        # may come back complete without being a new completion
+        whole = {(p, a) for p, play in enumerate(action) for a in play[0]
+                 if hands[p][a] == asset_sizes[a]}
         offset = game.offset(self.turn)
         gifts = [game.bitter_end and sizes[p] == 1 for p in range(n)]
         for p, play in enumerate(action):
@@ -475,10 +573,25 @@ class DotcombustState(State):
         for p, a, k in arriving:
             hands[p][a] += k
             sizes[p] += k
+        pending = self.pending
         for p, a, _ in arriving:
-            self._lay_down_if_complete(p, a)
+            if hands[p][a] == asset_sizes[a] and (p, a) not in whole and a not in pending[p]:
+                pending[p].append(a)
+                self.last_completion = self.turn
+        for assets in pending:
+            assets.sort()
         self.turn += 1
         self._check_end()
+
+    def _apply_shows(self, action: Sequence[Show]) -> None:
+        """Each player with a just-completed asset shows it (it scores now) or keeps it."""
+        for p, (a, show) in enumerate(action):
+            if a < 0:
+                continue
+            self.pending[p].remove(a)
+            if show:
+                self._lay_down(p, a)
+        self._check_end(on_show=True)
 
     def returns(self) -> list[float]:
         """1 to the single player with the most points; a tie at the top is a draw."""
@@ -491,6 +604,16 @@ class DotcombustState(State):
             return [0.0] * n
         return [1.0 if p == top[0] else 0.0 for p in range(n)]
 
+    def cards_played(self) -> list[list[str]]:
+        """Per player, the name of each asset shown, once per show (at the end too)."""
+        names = self.game.asset_names
+        return [[names[a] for a in shown] for shown in self.shown]
+
+    def cards_held(self) -> list[list[str]]:
+        """Per player, the asset name of each part in hand, once per part (kept assets too)."""
+        names = self.game.asset_names
+        return [[names[a] for a, c in enumerate(hand) for _ in range(c)] for hand in self.hands]
+
     def clone(self) -> DotcombustState:
         other = DotcombustState(self.game, None)
         other.hands = [h[:] for h in self.hands]
@@ -502,6 +625,9 @@ class DotcombustState(State):
         other.bans = self.bans[:] if self.bans is not None else None
         other.last_completion = self.last_completion
         other.ended_by = self.ended_by
+        other.pending = [a[:] for a in self.pending]
+        other.kept_to_end = self.kept_to_end[:]
+        other.ended_on_show = self.ended_on_show
         return other
 
     # -- dotCOMbust's own questions -----------------------------------------
@@ -538,17 +664,15 @@ class DotcombustState(State):
             actions += [barrels[a, b] for i, a in enumerate(held) for b in held[i + 1:]]
         return actions
 
-    def _lay_down_if_complete(self, player: int, asset: int) -> None:
-        """Complete assets go on the table at once (no reason to hold them)."""
+    def _lay_down(self, player: int, asset: int) -> None:
+        """Show a complete asset: off the hand, onto the table, n-1 points."""
         size = self.game.asset_sizes[asset]
-        if self.hands[player][asset] == size:
-            self.hands[player][asset] = 0
-            self.hand_sizes[player] -= size
-            self.shown[player].append(asset)
-            self.points[player] += size - 1
-            self.last_completion = self.turn
+        self.hands[player][asset] = 0
+        self.hand_sizes[player] -= size
+        self.shown[player].append(asset)
+        self.points[player] += size - 1
 
-    def _check_end(self) -> None:
+    def _check_end(self, on_show: bool = False) -> None:
         game = self.game
         sizes = self.hand_sizes
         if game.bitter_end:
@@ -564,11 +688,26 @@ class DotcombustState(State):
             self.ended_by = "one card"
         if not self.ended_by and game.turn_limit and self.turn >= game.turn_limit:
             self.ended_by = "turn limit"
+        if self.ended_by:
+            self._show_at_the_end()
+            self.ended_on_show = on_show
+
+    def _show_at_the_end(self) -> None:
+        """At the end "everyone show sets they've completed": kept complete assets score too."""
+        sizes = self.game.asset_sizes
+        for p, hand in enumerate(self.hands):
+            for a, c in enumerate(hand):
+                if c == sizes[a]:
+                    self._lay_down(p, a)
+                    self.kept_to_end[p] += 1
+            self.pending[p] = []
 
 
 # -- option parsing and deck reading ---------------------------------------------
 
 _OPTION_NAMES = frozenset(spec.name for spec in OPTION_SPECS)
+
+
 def _keep_assets(names: list[str], keep: int) -> list[str]:
     if keep > len(names):
         raise CardgenError(f"dotcombust: option 'assets' must be at most "
@@ -592,6 +731,24 @@ def _asset_table(assets: Any) -> tuple[list[str], list[int], list[tuple[str, ...
         sizes.append(len(part_names))
         parts.append(part_names)
     return names, sizes, parts
+
+
+def bundled_assets() -> dict[str, tuple[str, ...]]:
+    """The bundled deck's assets, {name: part names}, as ``game_from_deck`` reads them."""
+    return dict(_bundled_asset_items())
+
+
+@functools.lru_cache(maxsize=1)
+def _bundled_asset_items() -> tuple[tuple[str, tuple[str, ...]], ...]:
+    """Read once per process: engines are made often (a playtest, every test)."""
+    from ..deck import bundled_decks, load_deck  # lazily: reading a deck asks the game registry
+
+    path = bundled_decks().get("dotcombust")
+    if path is None:
+        raise CardgenError("dotcombust: the bundled deck dotcombust.yaml is missing from this "
+                           "install, and the engine takes its assets from it; reinstall cardgen "
+                           "or build the engine from a deck file")
+    return tuple(_deck_assets(load_deck(path)).items())
 
 
 def _deck_assets(deck: Any) -> dict[str, tuple[str, ...]]:
@@ -645,6 +802,12 @@ def _transactions(action: Pass) -> tuple[tuple[int, int, bool], ...]:
     if len(cards) == 2 and cards[0] != cards[1]:
         return ((cards[0], 1, False), (cards[1], 1, False))
     return ((cards[0], len(cards), action[1]),)
+
+
+def _show_to_string(game: DotcombustGame, action: Show) -> str:
+    if action.asset < 0:
+        return "nothing to show"
+    return f"{'show' if action.show else 'keep'} {game.asset_names[action.asset]}"
 
 
 def _chance_holds_none(unseen: int, missing: int, hand: int) -> float:
