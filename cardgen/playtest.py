@@ -410,10 +410,15 @@ def _seat_sentence(seats: list[dict[str, Any]], n: int) -> str:
         return f"{pair}: within chance, so with these policies the choices make no clear difference."
     best = max(seats, key=lambda s: s["rate"])
     worst = min(seats, key=lambda s: s["rate"])
-    diff, low, high = rate_difference(best["wins"], worst["wins"], n)
+    # the best and the worst of k seats differ by chance more often than one planned pair: the
+    # interval is widened for all k(k-1)/2 pairs it was picked from (Bonferroni)
+    pairs = len(seats) * (len(seats) - 1) // 2
+    z = statistics.NormalDist().inv_cdf(1 - 0.05 / (2 * pairs))
+    diff, low, high = rate_difference(best["wins"], worst["wins"], n, z)
+    ci = "95% CI" if pairs == 1 else f"95% CI over all {pairs} pairs of seats"
     pair = f"seat {best['seat'] + 1} wins {_points(diff)} more often than seat {worst['seat'] + 1}"
     if low <= 0:
-        return (f"No seat is clearly favoured: {pair}, but the 95% CI ({_span(low, high)}) "
+        return (f"No seat is clearly favoured: {pair}, but the {ci} ({_span(low, high)}) "
                 f"includes no difference.")
     if best["seat"] == 0:
         kind = "a first-player advantage"
@@ -421,7 +426,7 @@ def _seat_sentence(seats: list[dict[str, Any]], n: int) -> str:
         kind = "a last-player advantage"
     else:
         kind = "an advantage for that seat"
-    return f"{pair[0].upper()}{pair[1:]} (95% CI {_span(low, high)}): {kind}."
+    return f"{pair[0].upper()}{pair[1:]} ({ci} {_span(low, high)}): {kind}."
 
 
 def _pct(share: float) -> str:

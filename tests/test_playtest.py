@@ -279,3 +279,14 @@ def test_the_win_chart_draws_ties(tmp_path):
     chart = next(c for c in panel.contents if isinstance(c, VerticalBarChart))
     assert chart.categoryAxis.categoryNames[-1] == "ties"
     assert chart.data[0][-1] == pytest.approx(100 * report["outcomes"]["ties"])
+
+
+def test_the_best_and_worst_of_many_seats_are_compared_with_a_wider_interval():
+    seats = [{"seat": i, "policy": "random", "wins": w, "rate": w / 200}
+             for i, w in enumerate([33, 25, 18, 12, 29, 20, 34, 29])]
+    report = {"games": 200, "outcomes": {"decisive": 1.0, "ties": 0.0, "timeouts": 0.0}, "max_moves": 10,
+              "seat_win_rates": seats, "decisive": 1.0, "mean_length": 5, "min_length": 1, "max_length": 9}
+    # 34 against 12 of 200 games would pass as a planned pair, not as the extremes of 28 pairs
+    assert rate_difference(34, 12, 200)[1] > 0
+    assert "No seat is clearly favoured" in verdict(report)
+    assert "95% CI over all 28 pairs of seats" in verdict(report)
