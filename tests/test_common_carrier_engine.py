@@ -643,3 +643,16 @@ def test_with_the_gray_card_rule_each_player_chooses_their_own_four():
     assert len(game.player_cards[0]) == len(game.player_cards[1]) == 36
     default = CommonCarrierGame(options={"gray_rule": True})
     assert default.gray == [(2, 2), (2, 2)]
+
+
+def test_the_engine_without_a_deck_plays_the_bundled_deck():
+    from cardgen.build import BuildSettings, prepare
+    from cardgen.deck import bundled_decks, load_deck
+
+    built = prepare(load_deck(bundled_decks()["common-carrier"]), BuildSettings())
+    from_deck = game_from_deck(built, {"gray_rule": True})
+    plain = CommonCarrierGame(options={"gray_rule": True})
+    for player in (0, 1):
+        assert sorted(plain.card_source[c] for c in plain.player_cards[player]) == \
+            sorted(from_deck.card_source[c] for c in from_deck.player_cards[player])
+    assert sorted(set(plain.card_source)) == sorted(c.id for c in built.cards if c.kind == "tile" and c.owner == 0)

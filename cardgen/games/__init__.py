@@ -99,3 +99,17 @@ def game_class(name: str) -> type[Game] | None:
     """The engine class of game ``name`` (its option specs), or None for a deck without a game."""
     info = game_info(name)
     return info.engine if info else None
+
+
+@lru_cache(maxsize=None)
+def bundled_deck(deck_id: str) -> Any:
+    """A bundled deck as its file says, read once per process: an engine made without a deck plays
+    this one, so the game played and the game printed have one source."""
+    from ..deck import bundled_decks, load_deck  # lazily: reading a deck asks the game registry
+
+    path = bundled_decks().get(deck_id)
+    if path is None:
+        raise CardgenError(f"the bundled deck {deck_id}.yaml is missing from this install, and the "
+                           f"{deck_id} engine made without a deck plays it; reinstall cardgen or build "
+                           f"the engine from a deck file")
+    return load_deck(path)

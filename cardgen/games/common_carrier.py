@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import random
 from collections import deque
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from typing import Any
 
 from ..errors import CardgenError
@@ -108,9 +108,11 @@ Printed = Sequence[tuple[int, bool, int, str]]
 
 
 def standard_printing() -> list[tuple[int, bool, int, str]]:
-    """The original sheet printed 4 times: 8 basic patterns, PBX and goose egg."""
-    cards = [(m, False, 4, pattern_name(m)) for m in BASIC_PATTERNS]
-    return cards + [(PBX_MASK, True, 4, "PBX"), (GOOSE_MASK, True, 4, "goose egg")]
+    """One player's tiles as the bundled deck prints them (the original sheet printed 4 times: the 8
+    basic patterns, PBX and goose egg): what an engine made without a deck plays."""
+    from . import bundled_deck
+
+    return _printing(bundled_deck("common-carrier").cards)
 
 
 def game_from_deck(deck: Any, options: Mapping[str, Any] | None = None) -> CommonCarrierGame:
@@ -121,12 +123,12 @@ def game_from_deck(deck: Any, options: Mapping[str, Any] | None = None) -> Commo
 
 
 def _deck_printing(deck: Any) -> list[list[tuple[int, bool, int, str]]]:
-    printed: list[list[tuple[int, bool, int, str]]] = [[], []]
-    for card in deck.cards:
-        if card.kind != "tile" or card.edges is None or card.owner not in (0, 1):
-            continue
-        printed[card.owner].append((mask_of(card.edges), bool(card.gray), card.copies, card.id))
-    return printed
+    return [_printing(c for c in deck.cards if c.owner == player) for player in (0, 1)]
+
+
+def _printing(cards: Iterable[Any]) -> list[tuple[int, bool, int, str]]:
+    return [(mask_of(card.edges), bool(card.gray), card.copies, card.id)
+            for card in cards if card.kind == "tile" and card.edges is not None]
 
 
 def check_deck(deck: Any) -> list[Finding]:

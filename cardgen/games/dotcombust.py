@@ -741,14 +741,9 @@ def bundled_assets() -> dict[str, tuple[str, ...]]:
 @functools.lru_cache(maxsize=1)
 def _bundled_asset_items() -> tuple[tuple[str, tuple[str, ...]], ...]:
     """Read once per process: engines are made often (a playtest, every test)."""
-    from ..deck import bundled_decks, load_deck  # lazily: reading a deck asks the game registry
+    from . import bundled_deck
 
-    path = bundled_decks().get("dotcombust")
-    if path is None:
-        raise CardgenError("dotcombust: the bundled deck dotcombust.yaml is missing from this "
-                           "install, and the engine takes its assets from it; reinstall cardgen "
-                           "or build the engine from a deck file")
-    return tuple(_deck_assets(load_deck(path)).items())
+    return tuple(_deck_assets(bundled_deck("dotcombust")).items())
 
 
 def _deck_assets(deck: Any) -> dict[str, tuple[str, ...]]:
