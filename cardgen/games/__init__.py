@@ -17,7 +17,7 @@ from __future__ import annotations
 import importlib
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cache, lru_cache
 from importlib.metadata import entry_points
 from typing import TYPE_CHECKING, Any
 
@@ -101,7 +101,7 @@ def game_class(name: str) -> type[Game] | None:
     return info.engine if info else None
 
 
-@lru_cache(maxsize=None)
+@cache
 def bundled_deck(deck_id: str) -> Any:
     """A bundled deck as its file says, read once per process: an engine made without a deck plays
     this one, so the game played and the game printed have one source."""
