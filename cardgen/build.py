@@ -441,7 +441,7 @@ def _with_colors(deck: Deck, colors: tuple[str, ...]) -> Deck:
 def _standard_deck(deck: Deck) -> list[Card]:
     where = deck.key_locations.get("standard_deck")
     footer = deck.standard_deck.get("text", "") if deck.standard_deck else ""
-    return [Card(id=f"{rank.lower()}-of-{suit}", kind="playing", rank=rank, suit=suit,
+    return [Card(id=f"{rank.lower()}-of-{suit}", kind="playing",
                  title=f"{rank} of {suit}", text=footer, location=where,
                  fields={"rank": rank, "suit": suit})
             for suit in SUITS for rank in RANKS]

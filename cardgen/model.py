@@ -56,14 +56,6 @@ class Card:
     color: RGB | None = None
     gray: bool = False
     edges: Edges | None = None
-    # dotCOMbust: the asset this part belongs to, and that asset's part names
-    asset: str = ""
-    parts: tuple[str, ...] = ()
-    code: str = ""
-    # Clusterfuck status cards and playing cards
-    number: int = 0
-    rank: str = ""
-    suit: str = ""
     #: the player whose deck this card is in (per-player decks), else -1
     owner: int = -1
     #: reference cards: (text, when-option, unless-option) per line

@@ -118,7 +118,7 @@ def asset_greyscale_findings(deck: Deck) -> list[Finding]:
     assets: dict[str, tuple] = {}
     for card in deck.cards:
         if card.kind == "asset" and card.color is not None:
-            assets.setdefault(card.asset, (card.color, card.icon, card.location))
+            assets.setdefault(card.fields.get("asset", ""), (card.color, card.icon, card.location))
     out = []
     names = list(assets)
     for i, a in enumerate(names):

@@ -52,13 +52,14 @@ def hand(state, seat):
 
 def status_deck(players, *, standard=None, titles=None, extra=(), options=None):
     cards = [
-        Card(id=f"status-{k}", kind="status", number=k,
+        Card(id=f"status-{k}", kind="status", fields={"number": k},
              title=(titles or {}).get(k, status_title(k, players)),
              location=Location("decks/clusterfuck.yaml", 10 + k, 5))
         for k in range(1, players + 1)
     ]
     if standard:
-        cards += [Card(id=f"{r}-{s}", kind="playing", rank=r, suit=s) for r in cf.RANKS for s in cf.SUITS]
+        cards += [Card(id=f"{r}-{s}", kind="playing", fields={"rank": r, "suit": s})
+                  for r in cf.RANKS for s in cf.SUITS]
     opts = {"players": players, **({"standard_deck": True} if standard else {}), **(options or {})}
     return SimpleNamespace(
         path=Path("decks/clusterfuck.yaml"), options=opts, cards=tuple(cards) + tuple(extra),
@@ -164,7 +165,7 @@ def test_a_correct_eight_player_deck_with_a_standard_deck_has_no_findings():
 
 def test_a_missing_status_number_is_an_error_naming_the_deck():
     deck = status_deck(8)
-    deck.cards = tuple(c for c in deck.cards if c.number != 5)
+    deck.cards = tuple(c for c in deck.cards if c.fields.get("number") != 5)
     [finding] = check_deck(deck)
     assert finding.severity == "error" and "status cards 5 are missing" in finding.message
     assert str(finding).startswith("decks/clusterfuck.yaml:9:1")
@@ -172,20 +173,20 @@ def test_a_missing_status_number_is_an_error_naming_the_deck():
 
 def test_a_repeated_status_number_names_the_card():
     deck = status_deck(5)
-    deck.cards += (Card(id="again", kind="status", number=3),)
+    deck.cards += (Card(id="again", kind="status", fields={"number": 3}),)
     [finding] = check_deck(deck)
     assert finding.card == "again" and "appears more than once" in finding.message
 
 
 def test_a_status_card_printed_twice_is_a_repeat():
     deck = status_deck(5)
-    deck.cards = tuple(c.with_(copies=2) if c.number == 4 else c for c in deck.cards)
+    deck.cards = tuple(c.with_(copies=2) if c.fields.get("number") == 4 else c for c in deck.cards)
     [finding] = check_deck(deck)
     assert finding.card == "status-4" and "more than once" in finding.message
 
 
 def test_a_status_number_beyond_the_player_count_is_an_error():
-    deck = status_deck(5, extra=(Card(id="six", kind="status", number=6),))
+    deck = status_deck(5, extra=(Card(id="six", kind="status", fields={"number": 6}),))
     [finding] = check_deck(deck)
     assert finding.card == "six" and "outside 1..5" in finding.message
 
@@ -211,8 +212,8 @@ def test_an_incomplete_standard_deck_lists_the_missing_cards():
 
 def test_a_playing_card_twice_or_off_the_deck_is_an_error():
     deck = status_deck(8, standard=True, extra=(
-        Card(id="extra", kind="playing", rank="A", suit="spades"),
-        Card(id="joker", kind="playing", rank="1", suit="stars"),
+        Card(id="extra", kind="playing", fields={"rank": "A", "suit": "spades"}),
+        Card(id="joker", kind="playing", fields={"rank": "1", "suit": "stars"}),
     ))
     found = {f.card: f.message for f in check_deck(deck)}
     assert "appears more than once" in found["extra"] and "not a card of a traditional deck" in found["joker"]

@@ -34,7 +34,7 @@ def dotcombust_assets():
     assets: dict[str, list] = {}
     for card in load_deck("dotcombust").cards:
         if card.kind == "asset":
-            assets.setdefault(card.asset, []).append(card)
+            assets.setdefault(card.fields["asset"], []).append(card)
     return assets
 
 
@@ -54,11 +54,11 @@ def test_dotcombust_has_15_to_17_assets_and_the_assets_option_counts_them_all():
 
 def test_every_dotcombust_asset_has_2_to_8_parts_with_distinct_names():
     for name, cards in dotcombust_assets().items():
-        parts = cards[0].parts
+        parts = cards[0].fields["parts"]
         assert 2 <= len(parts) <= 8, name
         assert len(set(parts)) == len(parts), name
         assert [c.title for c in cards] == list(parts), name
-        assert all(c.copies == 1 and c.parts == parts for c in cards), name
+        assert all(c.copies == 1 and c.fields["parts"] == parts for c in cards), name
 
 
 def test_dotcombust_asset_sizes_mix_small_and_large():
@@ -69,7 +69,7 @@ def test_dotcombust_asset_sizes_mix_small_and_large():
 
 def test_every_dotcombust_asset_has_its_own_code_colour_and_an_icon():
     assets = dotcombust_assets()
-    codes = [cards[0].code for cards in assets.values()]
+    codes = [cards[0].fields["code"] for cards in assets.values()]
     assert all(2 <= len(code) <= 3 and code.isalnum() for code in codes)
     assert len(set(codes)) == len(codes)
     colors = [cards[0].color for cards in assets.values()]
@@ -79,7 +79,7 @@ def test_every_dotcombust_asset_has_its_own_code_colour_and_an_icon():
 
 def test_dotcombust_part_names_are_short_enough_for_a_checklist_line():
     for name, cards in dotcombust_assets().items():
-        assert all(len(part) <= 20 for part in cards[0].parts), name
+        assert all(len(part) <= 20 for part in cards[0].fields["parts"]), name
 
 
 @pytest.mark.parametrize("keep", [8, 10, 12])
@@ -87,7 +87,7 @@ def test_a_smaller_dotcombust_deck_keeps_the_first_assets_and_deals_to_4(keep):
     names = list(dotcombust_assets())
     deck = prepare(load_deck("dotcombust"), BuildSettings(options={"assets": str(keep)}))
     kept = [c for c in deck.cards if c.kind == "asset"]
-    assert list(dict.fromkeys(c.asset for c in kept)) == names[:keep]
+    assert list(dict.fromkeys(c.fields["asset"] for c in kept)) == names[:keep]
     assert len(kept) >= 2 * 4 * 4  # a real hand for each of 4 players
 
 
@@ -163,13 +163,13 @@ def status_cards(players: int):
 @pytest.mark.parametrize("players", [3, 5, 8, 12])
 def test_clusterfuck_prints_one_status_card_per_player_numbered_1_to_n(players):
     cards = status_cards(players)
-    assert sorted(c.number for c in cards) == list(range(1, players + 1))
+    assert sorted(c.fields["number"] for c in cards) == list(range(1, players + 1))
     assert all(c.copies == 1 for c in cards)
 
 
 @pytest.mark.parametrize("players", [3, 5, 8, 12])
 def test_clusterfuck_status_titles_follow_the_rules(players):
-    titles = {c.number: c.title for c in status_cards(players)}
+    titles = {c.fields["number"]: c.title for c in status_cards(players)}
     assert titles[1] == "Magnate"
     assert titles[2] == "Magnate's Lackey / Man-behind-the-Man"
     assert titles[players] == "Asshole / Desperado"
@@ -180,7 +180,7 @@ def test_clusterfuck_status_titles_follow_the_rules(players):
 
 
 def test_three_players_make_card_2_the_lackey_not_the_jackass():
-    titles = {c.number: c.title for c in status_cards(3)}
+    titles = {c.fields["number"]: c.title for c in status_cards(3)}
     assert titles == {1: "Magnate", 2: "Magnate's Lackey / Man-behind-the-Man", 3: "Asshole / Desperado"}
 
 
@@ -197,7 +197,8 @@ def test_standard_deck_option_adds_exactly_the_52_playing_cards_and_the_referenc
     assert [c for c in plain.cards if c.kind in ("playing", "reference")] == []
     playing = [c for c in full.cards if c.kind == "playing"]
     assert sum(c.copies for c in playing) == 52
-    assert Counter((c.rank, c.suit) for c in playing) == Counter((r, s) for r in RANKS for s in SUITS)
+    assert Counter((c.fields["rank"], c.fields["suit"]) for c in playing) == \
+        Counter((r, s) for r in RANKS for s in SUITS)
     assert len(RANKS) == 13 and len(SUITS) == 4
     assert [c.id for c in full.cards if c.kind == "reference"] == ["reference-rounds"]
 

@@ -112,7 +112,7 @@ def test_the_engine_without_a_deck_plays_the_bundled_decks_assets():
     assert game.asset_names == from_deck.asset_names
     assert game.asset_sizes == from_deck.asset_sizes
     assert game.part_names == from_deck.part_names
-    assert game.part_names[0] == tuple(deck.cards[0].parts)
+    assert game.part_names[0] == tuple(deck.cards[0].fields["parts"])
     assert dict(zip(game.asset_names, game.part_names)) == BUNDLED_ASSETS
 
 
@@ -856,8 +856,8 @@ def make_deck(assets: dict[str, list[str]] | None = None, options=None, cards=No
     if cards is None:
         assets = assets or {name: [f"{name} {i}" for i in range(len(parts))]
                             for name, parts in BUNDLED_ASSETS.items()}
-        cards = [Card(id=f"{name}-{i}", kind="asset", asset=name, title=part,
-                      parts=tuple(parts))
+        cards = [Card(id=f"{name}-{i}", kind="asset", title=part,
+                      fields={"asset": name, "parts": list(parts)})
                  for name, parts in assets.items() for i, part in enumerate(parts)]
     values = {"id": "dotcombust", "name": "dotCOMbust", "game": "dotcombust",
                   "path": Path("decks/dotcombust.yaml"), "orientation": "portrait",
@@ -893,7 +893,7 @@ def test_part_names_of_an_asset_are_distinct():
 def test_every_card_of_an_asset_lists_the_same_parts():
     deck = make_deck({"Server Farm": ["Rack", "Fan"], "Domain Name": ["a", "b"]})
     cards = list(deck.cards)
-    cards[1] = cards[1].with_(parts=("Rack", "Fan", "Cable"))
+    cards[1] = cards[1].with_(fields={**cards[1].fields, "parts": ["Rack", "Fan", "Cable"]})
     found = check_deck(deck.with_(cards=tuple(cards)))
     assert any(f.card == "Server Farm-1" and "lists parts" in f.message
                for f in errors(found))

@@ -891,18 +891,19 @@ def _check_status_cards(deck: Any, players: int, find: Callable[..., None]) -> N
     for card in deck.cards:
         if card.kind != "status":
             continue
-        if not 1 <= card.number <= players:
-            find(f"status number {card.number} is outside 1..{players} for {players} players", card)
+        number = card.fields.get("number", 0)
+        if not 1 <= number <= players:
+            find(f"status number {number} is outside 1..{players} for {players} players", card)
             continue
-        if card.number in seen or card.copies != 1:
-            find(f"status number {card.number} appears more than once", card)
-        seen.setdefault(card.number, card)
-        expected = status_title(card.number, players)
+        if number in seen or card.copies != 1:
+            find(f"status number {number} appears more than once", card)
+        seen.setdefault(number, card)
+        expected = status_title(number, players)
         if not _title_matches(card.title, expected, players):
             if expected:
-                find(f"status {card.number} must be titled '{expected}', got '{card.title}'", card)
+                find(f"status {number} must be titled '{expected}', got '{card.title}'", card)
             else:
-                find(f"status {card.number} carries the title '{card.title}', which belongs to another number", card)
+                find(f"status {number} carries the title '{card.title}', which belongs to another number", card)
     missing = [k for k in range(1, players + 1) if k not in seen]
     if missing:
         find(f"status cards {', '.join(map(str, missing))} are missing: "
@@ -926,10 +927,10 @@ def _check_standard_deck(playing: list[Any], standard: bool, find: Callable[...,
         return
     seen: dict[tuple[str, str], int] = {}
     for card in playing:
-        rank, suit = str(card.rank).upper(), str(card.suit).lower()
+        rank, suit = str(card.fields.get("rank", "")).upper(), str(card.fields.get("suit", "")).lower()
         if rank not in RANKS or suit not in SUITS:
-            find(f"playing card '{card.rank} of {card.suit}' is not a card of a traditional deck "
-                 f"(ranks {', '.join(RANKS)}; suits {', '.join(SUITS)})", card)
+            find(f"playing card '{card.fields.get('rank')} of {card.fields.get('suit')}' is not a card of a "
+                 f"traditional deck (ranks {', '.join(RANKS)}; suits {', '.join(SUITS)})", card)
             continue
         key = (rank, suit)
         seen[key] = seen.get(key, 0) + card.copies
@@ -988,7 +989,7 @@ def customise(deck: Any, cards: list, options: Mapping[str, Any], settings: Any)
     status = []
     for number, title in status_cards(players):
         rank = "top" if number == 1 else "bottom" if number == players else "middle"
-        status.append(Card(id=f"status-{number}", kind="status", number=number, title=title,
+        status.append(Card(id=f"status-{number}", kind="status", title=title,
                            text=deck.status.get("text", ""),
                            color=parse_color(color) if color else STATUS_COLORS[rank],
                            location=deck.key_locations.get("status"),

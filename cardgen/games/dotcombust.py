@@ -123,10 +123,10 @@ def check_deck(deck: Any) -> list[Finding]:
     for card in deck.cards:
         if card.kind != "asset":
             continue
-        if not card.asset:
+        if not _asset(card):
             error("asset card names no asset", card)
             continue
-        by_asset.setdefault(card.asset, []).append(card)
+        by_asset.setdefault(_asset(card), []).append(card)
     if not by_asset:
         error("no asset cards: dotCOMbust is played with asset parts")
         return findings
@@ -746,18 +746,28 @@ def _bundled_asset_items() -> tuple[tuple[str, tuple[str, ...]], ...]:
     return tuple(_deck_assets(bundled_deck("dotcombust")).items())
 
 
+def _asset(card: Any) -> str:
+    """The asset an asset card is a part of (the deck's ``assets`` put it in the card's fields)."""
+    return str(card.fields.get("asset", ""))
+
+
+def _parts(card: Any) -> tuple[str, ...]:
+    """The part names of the asset an asset card belongs to."""
+    return tuple(card.fields.get("parts", ()))
+
+
 def _deck_assets(deck: Any) -> dict[str, tuple[str, ...]]:
     """Each asset's printed part list, in the order the deck first shows it."""
     assets: dict[str, tuple[str, ...]] = {}
     for card in deck.cards:
-        if card.kind == "asset" and card.asset not in assets:
-            assets[card.asset] = tuple(card.parts)
+        if card.kind == "asset" and _asset(card) not in assets:
+            assets[_asset(card)] = _parts(card)
     return assets
 
 
 def _check_asset(name: str, cards: list[Any], error: Any) -> None:
     """Every card lists the same parts, and each part is printed exactly once."""
-    parts = tuple(cards[0].parts)
+    parts = _parts(cards[0])
     if len(parts) < 2:
         error(f"asset '{name}' lists {len(parts)} part(s); an asset needs 2 or more",
               cards[0])
@@ -767,8 +777,8 @@ def _check_asset(name: str, cards: list[Any], error: Any) -> None:
               cards[0])
     seen: Counter[str] = Counter()
     for card in cards:
-        if tuple(card.parts) != parts:
-            error(f"asset '{name}': this card lists parts {list(card.parts)}, "
+        if _parts(card) != parts:
+            error(f"asset '{name}': this card lists parts {list(_parts(card))}, "
                   f"card '{cards[0].id}' lists {list(parts)}", card)
         if card.title not in parts:
             error(f"asset '{name}': part '{card.title}' is not in the asset's "
@@ -822,12 +832,12 @@ def customise(deck: Any, cards: list, options: Mapping[str, Any], settings: Any)
     keep = options.get("assets")
     if not keep:
         return cards
-    assets = list(dict.fromkeys(c.asset for c in cards if c.kind == "asset"))
+    assets = list(dict.fromkeys(_asset(c) for c in cards if c.kind == "asset"))
     if not 1 <= keep <= len(assets):
         raise CardgenError(f"option assets must be from 1 to {len(assets)} (the deck has {len(assets)} assets), "
                            f"got {keep}")
     kept = set(assets[:keep])
-    return [c for c in cards if c.kind != "asset" or c.asset in kept]
+    return [c for c in cards if c.kind != "asset" or _asset(c) in kept]
 
 
 GAME = GameInfo(id="dotcombust", name="dotCOMbust", engine=DotcombustGame, from_deck=game_from_deck,

@@ -12,22 +12,23 @@ RANK_ORDER = "3 4 5 6 7 8 9 10 J Q K A 2"  # the footer's default: "low 3 … 2 
 
 def draw(canvas, card, ctx) -> None:
     w, h, s = ctx.width, ctx.height, ctx.safe
-    color = RED if card.suit in ("hearts", "diamonds") else INK
+    rank, suit = card.fields["rank"], card.fields["suit"]
+    color = RED if suit in ("hearts", "diamonds") else INK
     for corner in (0, 180):
         canvas.saveState()
         if corner:
             canvas.translate(w, h)
             canvas.rotate(180)
         canvas.setFillColorRGB(*color)
-        size = min(16.0, 18.0 / (text.width(card.rank, text.BOLD, 1.0) or 1.0))
+        size = min(16.0, 18.0 / (text.width(rank, text.BOLD, 1.0) or 1.0))
         canvas.setFont(text.BOLD, size)
-        canvas.drawCentredString(s + 9, h - s - 14, card.rank)
-        draw_icon(canvas, SUIT_ICON[card.suit], s + 9, h - s - 26, 11, color, color)
+        canvas.drawCentredString(s + 9, h - s - 14, rank)
+        draw_icon(canvas, SUIT_ICON[suit], s + 9, h - s - 26, 11, color, color)
         canvas.restoreState()
-    draw_icon(canvas, SUIT_ICON[card.suit], w / 2, h / 2 + 8, h * 0.4, color, color)
+    draw_icon(canvas, SUIT_ICON[suit], w / 2, h / 2 + 8, h * 0.4, color, color)
     canvas.setFillColorRGB(*color)
     canvas.setFont(text.BOLD, 11)
-    canvas.drawCentredString(w / 2, h / 2 - h * 0.2 - 9, card.rank)
+    canvas.drawCentredString(w / 2, h / 2 - h * 0.2 - 9, rank)
     text.check(ctx, card.id, "footer", card.text)
     canvas.setFillColorRGB(*INK)
     canvas.setFont(text.REGULAR, 6)
