@@ -43,7 +43,8 @@ class BuildSettings:
     front_offset: tuple[float, float] = (0.0, 0.0)
     #: one colour per player, CSS names or #hex; empty keeps the deck's colours
     colors: tuple[str, ...] = ()
-    #: gray cards to print per player: "all", "none" or "pbx=N,goose=M"
+    #: Common Carrier's gray cards to print per player (the game reads it): "all", "none", "N,M" or
+    #: "pbx=N,goose=M"
     gray: str = "all"
     #: rule options as given on the command line, KEY -> VALUE text
     options: dict[str, Any] = field(default_factory=dict)
@@ -255,6 +256,10 @@ def prepare_decks(names: Sequence[str], settings: BuildSettings) -> list[Deck]:
     """
     check_settings(settings)
     decks = [load_deck(name) for name in deck_names(names)]
+    for game in dict.fromkeys(deck.game for deck in decks):
+        info = game_info(game)
+        if info is not None and info.check_settings is not None:
+            info.check_settings(settings)
     return [prepare(deck, _settings_for(deck, decks, settings)) for deck in decks]
 
 
@@ -309,7 +314,6 @@ def check_settings(settings: BuildSettings) -> None:
             if abs(value) > MAX_BACK_OFFSET_MM:
                 raise CardgenError(f"{name} {value:g} mm is too large; printers misregister by "
                                    f"at most a few mm (limit {MAX_BACK_OFFSET_MM:g} mm)")
-    parse_gray(settings.gray)
 
 
 def parse_offset(text: str, option: str = "--back-offset") -> tuple[float, float]:
@@ -319,36 +323,6 @@ def parse_offset(text: str, option: str = "--back-offset") -> tuple[float, float
     if x is None or y is None:
         raise CardgenError(f"{option} must be X,Y in millimetres (for example 1.5,-2), got '{text}'")
     return x, y
-
-
-def parse_gray(text: str) -> list[tuple[int, int]] | None:
-    """Gray cards printed per player, as (PBX, goose eggs) for each player; None prints them all.
-
-    ``all``; ``none`` (the basic game); ``N`` or ``N,M``: player 1 (and 2) choose N (M) PBX among their
-    4 gray cards, the rest goose eggs; ``pbx=N,goose=M``: those counts for every player.
-    """
-    text = (text or "").strip()
-    if text == "all":
-        return None
-    if text == "none":
-        return [(0, 0), (0, 0)]
-    if re.fullmatch(r"[0-9](,[0-9])?", text):
-        choices = [int(n) for n in text.split(",")]
-        if any(n > 4 for n in choices):
-            raise CardgenError(f"--gray {text}: each player has 4 gray cards, so at most 4 PBX")
-        return [(n, 4 - n) for n in (choices * 2)[:2]]
-    counts: dict[str, int | None] = {"pbx": None, "goose": None}
-    for part in text.split(","):
-        key, _, value = part.partition("=")
-        key, count = key.strip(), numbers.whole(value)
-        if key not in counts or count is None or count < 0:
-            raise CardgenError(f"--gray must be all, none, N or N,M (PBX among each player's 4 gray cards) or "
-                               f"pbx=N,goose=M, got '{text}'")
-        if count > 20:
-            raise CardgenError(f"--gray {key}={value}: at most 20 copies per player")
-        counts[key] = count
-    pbx, goose = counts["pbx"], counts["goose"]
-    return [(pbx if pbx is not None else 4, goose if goose is not None else 4)] * 2
 
 
 # --- customising a deck --------------------------------------------------------

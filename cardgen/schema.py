@@ -8,12 +8,12 @@ from __future__ import annotations
 
 import json
 
+from .games import BUNDLED
+
 ID_PATTERN = r"^[a-z0-9][a-z0-9_-]*$"
-LENGTH_PATTERN = r"^-?(\d+(\.\d*)?|\.\d+)\s*(mm|in|cm|pt)$"
+LENGTH_PATTERN = r"^-?([0-9]+(\.[0-9]*)?|\.[0-9]+)\s*(mm|in|cm|pt)$"
 #: kinds a deck file may write in ``cards``; the others are made by the build
 CARD_KINDS = ["tile", "reference", "generic"]
-#: the bundled games, for the schema's description; plug-ins add their own ids
-BUNDLED_GAMES = ["common-carrier", "dotcombust", "clusterfuck"]
 MAX_COPIES = 1000
 MAX_CARDS = 2000
 
@@ -202,7 +202,7 @@ DECK_SCHEMA = {
         "author": {"type": "string", "minLength": 1, "maxLength": 120,
                    "description": "who made the deck: the PDFs' Author"},
         "game": {"type": "string", "pattern": ID_PATTERN, "maxLength": 60,
-                 "description": f"the game: {', '.join(BUNDLED_GAMES)}, a game an installed plug-in adds, "
+                 "description": f"the game: {', '.join(BUNDLED)}, a game an installed plug-in adds, "
                                 f"or none"},
         "orientation": {"type": "string", "enum": ["landscape", "portrait"]},
         "per_player": {"type": "boolean"},

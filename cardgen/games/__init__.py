@@ -58,6 +58,8 @@ class GameInfo:
     check_deck: Callable[[Any], list[Finding]]
     #: the printed deck: ``customise(deck, cards, options, settings) -> cards`` (gray cards, status cards...)
     customise: Callable[..., list] | None = None
+    #: checks the build settings the game reads (Common Carrier: ``--gray``) before anything is built
+    check_settings: Callable[[Any], None] | None = None
     #: card kinds the game makes itself (deck files may not write them)
     card_kinds: tuple[str, ...] = ()
     #: how many players, in words, for `cardgen list`

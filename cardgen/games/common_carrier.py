@@ -18,10 +18,12 @@ uniformly without listing them.
 from __future__ import annotations
 
 import random
+import re
 from collections import deque
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from typing import Any
 
+from .. import numbers
 from ..errors import CardgenError
 from ..findings import Finding
 from . import GameInfo, base
@@ -1223,11 +1225,44 @@ def _verify_layout(game: CommonCarrierGame, player: int, found: list,
 
 # --- the game, declared ---------------------------------------------------------
 
+def parse_gray(text: str) -> list[tuple[int, int]] | None:
+    """Gray cards printed per player, as (PBX, goose eggs) for each player; None prints them all.
+
+    ``all``; ``none`` (the basic game); ``N`` or ``N,M``: player 1 (and 2) choose N (M) PBX among their
+    4 gray cards, the rest goose eggs; ``pbx=N,goose=M``: those counts for every player.
+    """
+    text = (text or "").strip()
+    if text == "all":
+        return None
+    if text == "none":
+        return [(0, 0), (0, 0)]
+    if re.fullmatch(r"[0-9](,[0-9])?", text):
+        choices = [int(n) for n in text.split(",")]
+        if any(n > 4 for n in choices):
+            raise CardgenError(f"--gray {text}: each player has 4 gray cards, so at most 4 PBX")
+        return [(n, 4 - n) for n in (choices * 2)[:2]]
+    counts: dict[str, int | None] = {"pbx": None, "goose": None}
+    for part in text.split(","):
+        key, _, value = part.partition("=")
+        key, count = key.strip(), numbers.whole(value)
+        if key not in counts or count is None or count < 0:
+            raise CardgenError(f"--gray must be all, none, N or N,M (PBX among each player's 4 gray cards) or "
+                               f"pbx=N,goose=M, got '{text}'")
+        if count > 20:
+            raise CardgenError(f"--gray {key}={value}: at most 20 copies per player")
+        counts[key] = count
+    pbx, goose = counts["pbx"], counts["goose"]
+    return [(pbx if pbx is not None else 4, goose if goose is not None else 4)] * 2
+
+
+def check_settings(settings: Any) -> None:
+    """``--gray`` is this game's: refused before anything is built when it makes no sense."""
+    parse_gray(getattr(settings, "gray", "all"))
+
+
 def customise(deck: Any, cards: list, options: Mapping[str, Any], settings: Any) -> list:
     """The gray cards printed for each player: all of them (choose at the table), none (the basic
     game), or each player's own choice of 4 (``--gray 3,1``)."""
-    from ..build import parse_gray
-
     choice = parse_gray(getattr(settings, "gray", "all"))
     if choice is None:
         return list(cards)
@@ -1244,4 +1279,4 @@ def customise(deck: Any, cards: list, options: Mapping[str, Any], settings: Any)
 
 
 GAME = GameInfo(id="common-carrier", name="Common Carrier", engine=CommonCarrierGame, from_deck=game_from_deck,
-                check_deck=check_deck, customise=customise, players="2")
+                check_deck=check_deck, customise=customise, check_settings=check_settings, players="2")
