@@ -21,7 +21,7 @@ from .errors import CardgenError, Location
 from .model import EDGE_SIDES, Back, Card, Deck, Edges, FontFamily, Player
 from .render.icons import ICONS
 from .resources import bundled
-from .schema import DECK_SCHEMA, MAX_CARDS
+from .schema import BUILT_KINDS, DECK_SCHEMA, MAX_CARDS
 from .yamlio import Located, check_schema, did_you_mean, load_located
 
 DECKS_DIR = bundled("decks")
@@ -234,7 +234,7 @@ class _DeckReader:
         back = self.data.get("back", {})
         if "layout" in back:
             check(back["layout"], self.doc.where(("back", "layout")), "back layout")
-        kinds = ("generic", "reference", "tile", "asset", "status", "playing")
+        kinds = BUILT_KINDS + _game_kinds(self.data.get("game", "none"))
         for key, name in (self.data.get("backs") or {}).items():
             if key not in layouts and key not in kinds:
                 raise self.doc.error(("backs", key), f"backs names '{key}', which is neither a card kind "
@@ -350,6 +350,14 @@ class _DeckReader:
             )
             for p, part in enumerate(parts)
         ]
+
+
+def _game_kinds(game: str) -> tuple[str, ...]:
+    """The card kinds a deck's game makes itself (Clusterfuck's status cards)."""
+    from .games import game_info
+
+    info = game_info(game)
+    return info.card_kinds if info is not None else ()
 
 
 def _get(data: Any, path: tuple) -> Any:

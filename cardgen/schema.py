@@ -14,6 +14,9 @@ ID_PATTERN = r"^[a-z0-9][a-z0-9_-]*$"
 LENGTH_PATTERN = r"^-?([0-9]+(\.[0-9]*)?|\.[0-9]+)\s*(mm|in|cm|pt)$"
 #: kinds a deck file may write in ``cards``; the others are made by the build
 CARD_KINDS = ["tile", "reference", "generic"]
+#: every kind cardgen itself makes: those a deck writes, asset parts (from ``assets``) and playing cards
+#: (from ``standard_deck``); a game adds the kinds it makes (``GameInfo.card_kinds``)
+BUILT_KINDS = (*CARD_KINDS, "asset", "playing")
 MAX_COPIES = 1000
 MAX_CARDS = 2000
 

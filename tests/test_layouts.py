@@ -554,3 +554,12 @@ def test_a_deck_name_the_page_label_cannot_print_is_reported(tmp_path, cli):
     path.write_text("deck: jp\nname: 日本\ncards:\n  - {id: a, title: A}\n", encoding="utf-8")
     result = cli("validate", path)
     assert result.exit_code == 1 and "page label" in result.output and "U+65E5" in result.output
+
+
+def test_backs_per_kind_know_the_kinds_the_decks_game_makes(tmp_path):
+    # Clusterfuck makes status cards (GameInfo.card_kinds), so its decks may give them a back ...
+    body = "game: clusterfuck\nbacks:\n  status: back-light\ncards:\n  - {id: a, title: A}\n"
+    assert load_deck(deck_file(tmp_path, body)).id == "d"
+    # ... a deck with no game has no status cards to give one
+    with pytest.raises(CardgenError, match=r"neither a card kind .*generic.*playing.* nor a layout"):
+        load_deck(deck_file(tmp_path, body.replace("game: clusterfuck", "game: none")))

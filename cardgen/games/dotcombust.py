@@ -841,4 +841,4 @@ def customise(deck: Any, cards: list, options: Mapping[str, Any], settings: Any)
 
 
 GAME = GameInfo(id="dotcombust", name="dotCOMbust", engine=DotcombustGame, from_deck=game_from_deck,
-                check_deck=check_deck, customise=customise, card_kinds=("asset",), players="3+")
+                check_deck=check_deck, customise=customise, players="3+")
