@@ -9,12 +9,13 @@ import contextlib
 import json
 import sys
 from pathlib import Path
+from typing import Any
 
 import click
 
 from .errors import CardgenError
 from .export import FORMATS
-from .games import POLICIES
+from .games import LADDER_POLICIES, POLICIES
 from .sheets import BACK_FLIPS, DUPLEX_MODES, INK_MODES
 
 BAD_INPUT = 2
@@ -368,15 +369,9 @@ def _policy_option(ctx: click.Context, param: click.Parameter, value: str | None
               help="Also draw the figures as charts to FILE.pdf or FILE.png.")
 def playtest(deck, games, seed, policy, vs, jobs, as_json, report_path, **shared):
     """Simulate many seeded games of DECK (as `build` with the same options prints it)."""
-    from .build import prepare_decks
-    from .games import game_info
     from .playtest import draw_report, format_report, report_json, run_playtest
 
-    built = prepare_decks([deck], _settings(**shared))[0]
-    info = game_info(built.game)
-    if info is None:
-        raise CardgenError(f"deck '{built.id}' has no game engine (game: {built.game}); nothing to playtest")
-    game = info.from_deck(built, built.options)
+    game = _engine(deck, shared, "playtest")
     from .progress import Progress, reporting
 
     with reporting(Progress("playing", enabled=None if not as_json else False)):
@@ -384,3 +379,38 @@ def playtest(deck, games, seed, policy, vs, jobs, as_json, report_path, **shared
     if report_path is not None:
         draw_report(report, report_path)
     click.echo(report_json(report) if as_json else format_report(report))
+
+
+def _engine(deck: str, shared: dict, what: str) -> Any:
+    """The game engine for DECK as `build` with the same options prints it."""
+    from .build import prepare_decks
+    from .games import game_info
+
+    built = prepare_decks([deck], _settings(**shared))[0]
+    info = game_info(built.game)
+    if info is None:
+        raise CardgenError(f"deck '{built.id}' has no game engine (game: {built.game}); nothing to {what}")
+    return info.from_deck(built, built.options)
+
+
+@main.command()
+@click.argument("deck")
+@click.option("--games", default=100, show_default=True, type=click.IntRange(1, 1_000_000),
+              help="Games on each seating of each pair of policies.")
+@click.option("--seed", default=1, show_default=True, type=int, help="Same seed, same ladder.")
+@click.option("--policies", default=",".join(LADDER_POLICIES), show_default=True,
+              help="The policies to play against each other, comma-separated (mcts:N takes N simulations).")
+@click.option("--jobs", default=1, show_default=True, type=click.IntRange(1, 64),
+              help="Worker processes (the machine's cores are the useful limit).")
+@_deck_options
+@_json_option("ladder")
+def ladder(deck, games, seed, policies, jobs, as_json, **shared):
+    """A round robin of policies at DECK's game, each pair on both seatings: which beats which."""
+    from .ladder import format_ladder, run_ladder
+    from .progress import Progress, reporting
+
+    game = _engine(deck, shared, "play")
+    names = [p.strip() for p in policies.split(",") if p.strip()]
+    with reporting(Progress("playing", enabled=None if not as_json else False)):
+        report = run_ladder(game, names, games, seed, jobs=jobs)
+    click.echo(json.dumps(report, indent=2) if as_json else format_ladder(report))

@@ -30,6 +30,8 @@ if TYPE_CHECKING:
 #: the policies every game can be played with (``--policy``, ``--vs``); ``mcts`` takes a budget,
 #: ``mcts:2000`` simulations or ``mcts:0.5s`` per move, and needs ``State.determinize``
 POLICIES = ("random", "greedy", "mcts")
+#: the policies ``cardgen ladder`` plays against each other when none are named
+LADDER_POLICIES = ("random", "greedy", "mcts:200")
 #: where installed packages declare their games
 ENTRY_POINT_GROUP = "cardgen.games"
 #: a deck with no engine: printed and checked, never played

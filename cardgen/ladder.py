@@ -1,0 +1,80 @@
+"""A round robin of playtest policies: which beats which, on both seats, with 95% intervals.
+
+For each pair of policies A and B, one playtest puts A in seat 1 and B in every other seat and a
+second puts B in seat 1 and A in the others, so neither profits from a seat. A's *score* against B is
+its share of the wins, counted per seat: A's wins per seat it held, over A's plus B's. In a
+two-player game that is simply A's share of the games either of them won; in an N-player game a seat
+of A and a seat of B weigh the same, so two equal policies score 50% whatever N is. A beats B when
+the 95% Wilson interval of the score lies above 50%. Ties count for neither.
+"""
+from __future__ import annotations
+
+import itertools
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from .errors import CardgenError
+from .games.base import Game
+from .playtest import check_policy, run_playtest, wilson_interval
+
+
+def run_ladder(game: Game, policies: Sequence[str], games: int, seed: int, jobs: int = 1,
+               play: Callable[..., dict[str, Any]] = run_playtest) -> dict[str, Any]:
+    """Every pair of ``policies``, ``games`` games on each seating; the ladder's report."""
+    policies = [check_policy(p) for p in policies]
+    if len(set(policies)) != len(policies) or len(policies) < 2:
+        raise CardgenError(f"a ladder needs 2 or more different policies, got {', '.join(policies) or 'none'}")
+    others = game.num_players - 1
+    pairs = []
+    for a, b in itertools.combinations(policies, 2):
+        first = play(game, games, seed, policy=a, vs=b, jobs=jobs)
+        second = play(game, games, seed, policy=b, vs=a, jobs=jobs)
+        a_wins = _wins(first, seat_one=True) + _wins(second, seat_one=False)
+        b_wins = _wins(first, seat_one=False) + _wins(second, seat_one=True)
+        # per seat held: A held 1 seat in the first run and `others` in the second, B the reverse
+        a_per_seat = _wins(first, True) + _wins(second, False) / others
+        b_per_seat = _wins(first, False) / others + _wins(second, True)
+        decided = a_per_seat + b_per_seat
+        score = a_per_seat / decided if decided else 0.5
+        low, high = wilson_interval(round(a_per_seat), round(decided)) if decided else (0.0, 1.0)
+        verdict = f"{a} beats {b}" if low > 0.5 else f"{b} beats {a}" if high < 0.5 else "no clear winner"
+        pairs.append({"a": a, "b": b, "games": 2 * games, "a_wins": a_wins, "b_wins": b_wins,
+                      "ties": first["draws"] + second["draws"], "timeouts": first["timeouts"] + second["timeouts"],
+                      "a_score": score, "wilson_low": low, "wilson_high": high, "verdict": verdict,
+                      "seconds": first["seconds"] + second["seconds"]})
+    return {"game": game.name, "players": game.num_players, "seed": seed, "games_per_seating": games,
+            "policies": list(policies), "pairs": pairs, "ranking": _ranking(policies, pairs)}
+
+
+def _wins(report: dict[str, Any], seat_one: bool) -> int:
+    seats = report["seat_win_rates"]
+    return seats[0]["wins"] if seat_one else sum(s["wins"] for s in seats[1:])
+
+
+def _ranking(policies: Sequence[str], pairs: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Policies by clear wins, then by mean score."""
+    scores: dict[str, list[float]] = {p: [] for p in policies}
+    beats = dict.fromkeys(policies, 0)
+    for pair in pairs:
+        scores[pair["a"]].append(pair["a_score"])
+        scores[pair["b"]].append(1 - pair["a_score"])
+        winner = pair["a"] if pair["wilson_low"] > 0.5 else pair["b"] if pair["wilson_high"] < 0.5 else None
+        if winner:
+            beats[winner] += 1
+    rows = [{"policy": p, "beats": beats[p], "mean_score": sum(scores[p]) / len(scores[p])} for p in policies]
+    return sorted(rows, key=lambda r: (-r["beats"], -r["mean_score"]))
+
+
+def format_ladder(report: dict[str, Any]) -> str:
+    """The ladder as text: a line per pair, then the ranking."""
+    lines = [(f"Ladder: {report['game']}, {report['players']} players, {report['games_per_seating']} games on "
+              f"each seating, seed {report['seed']}")]
+    width = max(len(f"{p['a']} vs {p['b']}") for p in report["pairs"])
+    for pair in report["pairs"]:
+        name = f"{pair['a']} vs {pair['b']}"
+        lines.append(f"  {name.ljust(width)}  {pair['a']} scores {pair['a_score']:.1%}  95% CI "
+                     f"[{pair['wilson_low']:.1%}, {pair['wilson_high']:.1%}]  ({pair['a_wins']}-{pair['b_wins']}, "
+                     f"{pair['ties']} ties, {pair['games']} games, {pair['seconds']:.1f} s): {pair['verdict']}")
+    lines.append("  ranking: " + ", ".join(f"{r['policy']} ({r['beats']} clear wins, mean score "
+                                           f"{r['mean_score']:.1%})" for r in report["ranking"]))
+    return "\n".join(lines)
