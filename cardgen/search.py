@@ -31,7 +31,7 @@ from .games.base import SIMULTANEOUS, Game, State
 DEFAULT_SIMULATIONS = 1000
 #: the UCB exploration constant for returns in [0, 1]
 EXPLORATION = 0.7
-#: a rollout longer than this scores every player 0
+#: a rollout longer than this counts as a draw
 MAX_ROLLOUT = 10_000
 
 
@@ -189,7 +189,7 @@ def _rollout(game: Game, state: State, rng: random.Random) -> list[float]:
     moves = 0
     while not state.is_terminal():
         if moves >= MAX_ROLLOUT:
-            return [0.0] * game.num_players
+            return utility([0.0] * game.num_players)
         mover = state.current_player()
         if mover == SIMULTANEOUS:
             action: Any = tuple(_random(game, fast, state, p, rng) for p in range(game.num_players))
@@ -197,7 +197,14 @@ def _rollout(game: Game, state: State, rng: random.Random) -> list[float]:
             action = _random(game, fast, state, mover, rng)
         state.apply_action(action)
         moves += 1
-    return state.returns()
+    return utility(state.returns())
+
+
+def utility(returns: list[float]) -> list[float]:
+    """What a finished game is worth to each player in the search: its returns, except that a draw
+    (everyone 0) is worth an equal share to all, better than a loss (else the search would not
+    tell saving a game from losing it)."""
+    return returns if any(returns) else [1.0 / len(returns)] * len(returns)
 
 
 def _random(game: Game, fast: Any, state: State, player: int, rng: random.Random) -> Any:

@@ -94,3 +94,12 @@ def test_mcts_beats_random_at_a_simultaneous_game():
     first, second = report["seat_win_rates"]
     assert first["wins"] > 2 * second["wins"]
     assert "the mcts:200 player has the edge" in report["verdict"]
+
+
+def test_a_draw_is_worth_more_than_a_loss_to_the_search():
+    from cardgen.search import utility
+
+    assert utility([0.0, 0.0]) == [0.5, 0.5]
+    assert utility([1.0, 0.0]) == [1.0, 0.0]
+    assert utility([0.0, 0.5, 0.5]) == [0.0, 0.5, 0.5]
+    assert utility([0.0, 0.0, 0.0, 0.0]) == [0.25] * 4
