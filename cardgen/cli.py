@@ -394,6 +394,35 @@ def _engine(deck: str, shared: dict, what: str) -> Any:
 
 
 @main.command()
+@click.argument("game")
+@click.option("--policy", default="greedy", show_default=True, callback=_policy_option, metavar="POLICY",
+              help="The policy every seat plays (random, greedy, mcts:N); the answers are as good as it.")
+@click.option("--games", type=click.IntRange(1, 1_000_000), default=None,
+              help="Games per experiment [default: 200, or 20 with --quick].")
+@click.option("--seed", default=1, show_default=True, type=int, help="Same seed, same answers.")
+@click.option("--jobs", default=1, show_default=True, type=click.IntRange(1, 64),
+              help="Worker processes (the machine's cores are the useful limit).")
+@click.option("--quick", is_flag=True, help="A small run (fewer games and player counts) for a first look.")
+@click.option("--question", "only", multiple=True, metavar="ID",
+              help="Only this question (repeatable): cc-target, cc-last-player, cc-pbx, dcb-variants, "
+                   "cf-rounds, cf-status-power.")
+@_json_option("answers")
+def analyze(game, policy, games, seed, jobs, quick, only, as_json):
+    """Answer the designers' questions in GAME's original rules by playing the experiments."""
+    from .analyze import Settings, format_answers
+    from .analyze import analyze as run_analysis
+    from .progress import Progress, reporting
+
+    settings = Settings(policy=policy, games=games or (20 if quick else 200), seed=seed, jobs=jobs, quick=quick)
+    if not as_json:
+        click.echo(f"analyze {game}: {settings.policy} play, {settings.games} games an experiment"
+                   f"{' (quick)' if quick else ''}", err=True)
+    with reporting(Progress("playing", enabled=None if not as_json else False)):
+        report = run_analysis(game, settings, only)
+    click.echo(json.dumps(report, indent=2) if as_json else format_answers(report))
+
+
+@main.command()
 @click.argument("deck")
 @click.option("--games", default=100, show_default=True, type=click.IntRange(1, 1_000_000),
               help="Games on each seating of each pair of policies.")

@@ -357,7 +357,10 @@ def rate_difference(a: int, b: int, n: int, z: float = Z95) -> tuple[float, floa
     """
     decided = a + b
     if decided == 0:
-        return 0.0, 0.0, 0.0
+        # nobody won: the difference is 0 here, and could be as large as the share of games
+        # that might have been won
+        most = wilson_cc_interval(0, n, z)[1]
+        return 0.0, -most, most
     q_low, q_high = wilson_cc_interval(a, decided, z)
     scale = decided / n
     return (a - b) / n, scale * (2 * q_low - 1), scale * (2 * q_high - 1)

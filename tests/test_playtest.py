@@ -227,7 +227,8 @@ def test_rate_difference_is_taken_on_the_games_either_seat_won():
     assert (low, high) == pytest.approx((2 * q_low - 1, 2 * q_high - 1))
     # 4 wins to 0 is no evidence (an exact sign test gives p = 0.125): the interval spans zero
     assert rate_difference(4, 0, 400)[1] < 0 < rate_difference(4, 0, 400)[2]
-    assert rate_difference(0, 0, 10) == (0.0, 0.0, 0.0)
+    diff, low, high = rate_difference(0, 0, 10)
+    assert diff == 0 and low == -high and high == pytest.approx(wilson_cc_interval(0, 10)[1])
 
 
 def test_wilson_with_continuity_correction_known_values():

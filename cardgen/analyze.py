@@ -1,0 +1,237 @@
+"""`cardgen analyze GAME`: the experiments behind the designers' questions in the original rules.
+
+Each question quotes the seed's own words, runs the rule variants and seatings it needs through
+the playtest runner with one policy, and answers in a sentence or two with numbers, the evidence
+(figures with 95% intervals, games, policy, options) and whether the intervals separate the
+alternatives. The answers are only as good as the policy that played: ``--policy`` says which.
+"""
+from __future__ import annotations
+
+import statistics
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from .errors import CardgenError
+from .playtest import rate_difference, run_playtest, wilson_interval
+
+
+@dataclass(frozen=True)
+class Settings:
+    """How hard to look: the policy every seat plays, games per experiment, seed, processes."""
+
+    policy: str = "greedy"
+    games: int = 200
+    seed: int = 1
+    jobs: int = 1
+    quick: bool = False
+
+
+@dataclass(frozen=True)
+class Question:
+    id: str
+    game: str
+    #: the seed's own words
+    question: str
+    run: Callable[[Settings], dict[str, Any]]
+
+
+def engine(game: str, options: dict[str, Any] | None = None, players: int | None = None) -> Any:
+    """The engine of a bundled game's deck, printed as ``cardgen build`` with these options would."""
+    from .build import BuildSettings, prepare_decks
+    from .games import game_info
+
+    chosen = dict(options or {}) | ({"players": players} if players is not None else {})
+    deck = prepare_decks([game], BuildSettings(options=chosen))[0]
+    info = game_info(deck.game)
+    assert info is not None
+    return info.from_deck(deck, deck.options)
+
+
+def play(settings: Settings, game: str, options: dict[str, Any] | None = None,
+         players: int | None = None, games: int | None = None) -> dict[str, Any]:
+    return run_playtest(engine(game, options, players), games or settings.games, settings.seed,
+                        policy=settings.policy, jobs=settings.jobs)
+
+
+def _share(count: int, n: int) -> dict[str, Any]:
+    low, high = wilson_interval(count, n)
+    return {"rate": count / n if n else 0.0, "wilson_low": low, "wilson_high": high, "games": n}
+
+
+def _pct(x: float) -> str:
+    return f"{100 * x:.0f}%"
+
+
+def _separate(a: dict[str, Any], b: dict[str, Any]) -> bool:
+    return a["wilson_high"] < b["wilson_low"] or b["wilson_high"] < a["wilson_low"]
+
+
+# --- Common Carrier ---------------------------------------------------------------------------
+
+def cc_target(settings: Settings) -> dict[str, Any]:
+    """Tie rates at targets 5..8 from one run at target 8: a game first reaching t ends there."""
+    report = play(settings, "common-carrier", {"target": 8})
+    n = report["games"]
+    ties = {t: _share(round(rate * n), n) for t, rate in report["tie_rate_by_target"].items()}
+    answer = (f"With {settings.policy} play on both sides, games end in a tie {_pct(ties['7']['rate'])} of the "
+              f"time at 7 links, {_pct(ties['6']['rate'])} at 6 and {_pct(ties['5']['rate'])} at 5 "
+              f"({_pct(ties['8']['rate'])} at 8).")
+    verdict = "7 is hard: most games tie" if ties["7"]["rate"] > 0.5 else "7 is reachable in most games"
+    return {"answer": f"{answer} {verdict}.",
+            "evidence": {"tie_rate_by_target": ties, "options": report["options"], "policy": settings.policy},
+            "confidence": ("the intervals at 5, 6 and 7 do not overlap" if _separate(ties["5"], ties["6"])
+                           and _separate(ties["6"], ties["7"]) else
+                           "some neighbouring targets' intervals overlap: play more games")}
+
+
+def cc_last_player(settings: Settings) -> dict[str, Any]:
+    """Seat 2 (the player who moves last) against seat 1, without and with the Endgame rule."""
+    evidence: dict[str, Any] = {"policy": settings.policy}
+    parts = []
+    separated = []
+    for label, options in (("without Endgame", {}), ("with Endgame", {"endgame": True})):
+        report = play(settings, "common-carrier", options)
+        first, second = report["seat_win_rates"]
+        diff, low, high = rate_difference(second["wins"], first["wins"], report["games"])
+        evidence[label] = {"seat_1_wins": first["wins"], "seat_2_wins": second["wins"], "ties": report["draws"],
+                           "games": report["games"], "seat_2_minus_seat_1": diff, "ci95": [low, high]}
+        parts.append(f"{label} the last player wins {100 * diff:+.0f} points against the first "
+                     f"(95% CI {100 * low:+.0f} to {100 * high:+.0f})")
+        separated.append(low > 0 or high < 0)
+    return {"answer": "; ".join(parts) + ".", "evidence": evidence,
+            "confidence": ", ".join(f"{label}: {'a real difference' if s else 'within chance'}"
+                                    for label, s in zip(("without Endgame", "with Endgame"), separated))}
+
+
+def cc_pbx(settings: Settings) -> dict[str, Any]:
+    """With the gray-card rule, a player choosing 4 PBX against one choosing 4 goose eggs, both seatings."""
+    pbx_wins = goose_wins = games = ties = 0
+    for pbx_seat in (0, 1):
+        options = {"gray_rule": True, "gray_pbx_1": 4 if pbx_seat == 0 else 0,
+                   "gray_pbx_2": 4 if pbx_seat == 1 else 0}
+        report = play(settings, "common-carrier", options)
+        seats = report["seat_win_rates"]
+        pbx_wins += seats[pbx_seat]["wins"]
+        goose_wins += seats[1 - pbx_seat]["wins"]
+        games += report["games"]
+        ties += report["draws"]
+    diff, low, high = rate_difference(pbx_wins, goose_wins, games)
+    return {"answer": (f"The player who shuffles in 4 PBX wins {abs(100 * diff):.0f} points "
+                       f"{'less' if diff < 0 else 'more'} often than the one with 4 goose eggs "
+                       f"(95% CI {100 * low:+.0f} to {100 * high:+.0f} points; {pbx_wins}-{goose_wins}, "
+                       f"{ties} ties in {games} games)."),
+            "evidence": {"pbx_player_wins": pbx_wins, "goose_player_wins": goose_wins, "ties": ties,
+                         "games": games, "pbx_minus_goose": diff, "ci95": [low, high], "policy": settings.policy},
+            "confidence": "a real difference" if low > 0 or high < 0 else "within chance: play more games"}
+
+
+# --- dotCOMbust -------------------------------------------------------------------------------
+
+DCB_VARIANTS: tuple[tuple[str, dict[str, Any]], ...] = (
+    ("base", {}), ("12 assets", {"assets": 12}), ("no tagbacks", {"no_tagbacks": True}),
+    ("bitter end", {"bitter_end": True}), ("both barrels", {"both_barrels": True}))
+
+
+def dcb_variants(settings: Settings) -> dict[str, Any]:
+    """Each optional rule against the base game, per player count: turns, ties, the seats' spread."""
+    counts = (3, 4) if settings.quick else (3, 4, 5, 6)
+    table: dict[str, dict[str, Any]] = {}
+    lines = []
+    for players in counts:
+        row = {}
+        for label, options in DCB_VARIANTS:
+            report = play(settings, "dotcombust", {**options, "players": players})
+            turns = report["game_figures"].get("mean turns per game")
+            row[label] = {"mean_turns": turns, "ties": _share(report["draws"], report["games"]),
+                          "seat_rates": [s["rate"] for s in report["seat_win_rates"]],
+                          "mean_score_spread": report["game_figures"].get("mean score spread")}
+        table[str(players)] = row
+        base = row["base"]["mean_turns"] or 1
+        lines.append(f"{players} players: " + ", ".join(
+            f"{label} {row[label]['mean_turns']:.0f} turns ({100 * (row[label]['mean_turns'] / base - 1):+.0f}%), "
+            f"{_pct(row[label]['ties']['rate'])} ties" for label, _ in DCB_VARIANTS))
+    return {"answer": "; ".join(lines) + ".", "evidence": {"by_players": table, "policy": settings.policy},
+            "confidence": "ties carry 95% intervals per cell; turn means are over "
+                          f"{settings.games} games each"}
+
+
+# --- Clusterfuck ------------------------------------------------------------------------------
+
+def _cf_counts(settings: Settings) -> tuple[int, ...]:
+    return (5, 8) if settings.quick else (5, 6, 7, 8)
+
+
+def cf_rounds(settings: Settings) -> dict[str, Any]:
+    table = {}
+    for players in _cf_counts(settings):
+        report = play(settings, "clusterfuck", players=players)
+        table[str(players)] = report["game_figures"].get("rounds until a True Magnate (mean)")
+    return {"answer": "A True Magnate comes after " + ", ".join(
+                f"{rounds:.1f} rounds with {players} players" for players, rounds in table.items()) + " on average.",
+            "evidence": {"mean_rounds_by_players": table, "games_per_count": settings.games,
+                         "policy": settings.policy},
+            "confidence": "means of whole games; the spread between counts is the signal"}
+
+
+def cf_status_power(settings: Settings) -> dict[str, Any]:
+    """How often the Magnate keeps his place, against the 1 in N a powerless seat would have."""
+    table = {}
+    parts = []
+    for players in _cf_counts(settings):
+        report = play(settings, "clusterfuck", players=players)
+        keeps = report["game_figures"].get("Magnate keeps place") or 0.0
+        table[str(players)] = {"magnate_keeps_place": keeps, "by_chance": 1 / players}
+        parts.append(f"{_pct(keeps)} with {players} players (chance: {_pct(1 / players)})")
+    lifted = statistics.fmean(v["magnate_keeps_place"] / v["by_chance"] for v in table.values())
+    return {"answer": "The Magnate keeps his place " + ", ".join(parts) +
+                      f": {lifted:.1f} times what chance gives.",
+            "evidence": {"by_players": table, "policy": settings.policy, "games_per_count": settings.games},
+            "confidence": "shares of rounds over many rounds a game; compare with the chance line"}
+
+
+QUESTIONS = (
+    Question("cc-target", "common-carrier",
+             "I have a hard time making 7, and often the game ends in a tie. Try 6, and then 5 ... "
+             "Is 7 too easy?", cc_target),
+    Question("cc-last-player", "common-carrier",
+             "Because the last player seems to have an advantage in 'playing for stalemate' ... each player "
+             "only plays one card per turn.", cc_last_player),
+    Question("cc-pbx", "common-carrier", "Hint: the PBX works against you far more often than you would think.",
+             cc_pbx),
+    Question("dcb-variants", "dotcombust",
+             "80 cards is a lot for only 4 people. Take out a few assets to make hand sizes more managable. "
+             "(And No Tagbacks, To the Bitter End, Both Barrels: what does each do to game length and ties, "
+             "per player count?)", dcb_variants),
+    Question("cf-rounds", "clusterfuck", "How many rounds until a True Magnate, per player count?", cf_rounds),
+    Question("cf-status-power", "clusterfuck",
+             "How much does a status card's power keep the Magnate on top?", cf_status_power),
+)
+
+
+def analyze(game: str, settings: Settings, only: Sequence[str] = ()) -> dict[str, Any]:
+    """Run the questions of ``game`` (or those named in ``only``) and collect the answers."""
+    chosen = [q for q in QUESTIONS if q.game == game and (not only or q.id in only)]
+    if not chosen:
+        games = sorted({q.game for q in QUESTIONS})
+        raise CardgenError(f"no questions for '{game}'" + (f" named {', '.join(only)}" if only else "") +
+                           f"; games with questions: {', '.join(games)}")
+    started = time.perf_counter()
+    answers = []
+    for question in chosen:
+        began = time.perf_counter()
+        result = question.run(settings)
+        answers.append({"id": question.id, "question": question.question, **result,
+                        "seconds": time.perf_counter() - began})
+    return {"game": game, "policy": settings.policy, "games": settings.games, "seed": settings.seed,
+            "quick": settings.quick, "questions": answers, "seconds": time.perf_counter() - started}
+
+
+def format_answers(report: dict[str, Any]) -> str:
+    lines = [(f"Analysis: {report['game']}, {report['policy']} play, {report['games']} games an experiment, "
+              f"seed {report['seed']} ({report['seconds']:.0f} s)")]
+    for answer in report["questions"]:
+        lines += ["", f"[{answer['id']}] \"{answer['question']}\"", f"  {answer['answer']}",
+                  f"  confidence: {answer['confidence']}"]
+    return "\n".join(lines)
