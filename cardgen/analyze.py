@@ -26,6 +26,8 @@ class Settings:
     seed: int = 1
     jobs: int = 1
     quick: bool = False
+    #: a Dask scheduler's address, to play there instead of in local processes
+    scheduler: str | None = None
 
 
 @dataclass(frozen=True)
@@ -52,7 +54,7 @@ def engine(game: str, options: dict[str, Any] | None = None, players: int | None
 def play(settings: Settings, game: str, options: dict[str, Any] | None = None,
          players: int | None = None, games: int | None = None) -> dict[str, Any]:
     return run_playtest(engine(game, options, players), games or settings.games, settings.seed,
-                        policy=settings.policy, jobs=settings.jobs)
+                        policy=settings.policy, jobs=settings.jobs, scheduler=settings.scheduler)
 
 
 def _share(count: int, n: int) -> dict[str, Any]:

@@ -339,6 +339,12 @@ def validate(decks, games, as_json, **shared):
     sys.exit(0 if all(r.playable for r in reports) else UNPLAYABLE)
 
 
+def _scheduler_option(func):
+    return click.option("--scheduler", default=None, metavar="tcp://HOST:PORT",
+                        help="Play on this Dask cluster instead of local processes (pip install "
+                             "'cardgen[cluster]'); the same seed gives the same report.")(func)
+
+
 def _policy_option(ctx: click.Context, param: click.Parameter, value: str | None) -> str | None:
     from .playtest import check_policy
 
@@ -364,10 +370,11 @@ def _policy_option(ctx: click.Context, param: click.Parameter, value: str | None
 @click.option("--jobs", default=1, show_default=True, type=click.IntRange(1, 64),
               help="Worker processes (the machine's cores are the useful limit).")
 @_deck_options
+@_scheduler_option
 @_json_option("report")
 @click.option("--report", "report_path", type=click.Path(dir_okay=False, path_type=Path), default=None,
               help="Also draw the figures as charts to FILE.pdf or FILE.png.")
-def playtest(deck, games, seed, policy, vs, jobs, as_json, report_path, **shared):
+def playtest(deck, games, seed, policy, vs, jobs, scheduler, as_json, report_path, **shared):
     """Simulate many seeded games of DECK (as `build` with the same options prints it)."""
     from .playtest import draw_report, format_report, report_json, run_playtest
 
@@ -375,7 +382,7 @@ def playtest(deck, games, seed, policy, vs, jobs, as_json, report_path, **shared
     from .progress import Progress, reporting
 
     with reporting(Progress("playing", enabled=None if not as_json else False)):
-        report = run_playtest(game, games=games, seed=seed, policy=policy, vs=vs, jobs=jobs)
+        report = run_playtest(game, games=games, seed=seed, policy=policy, vs=vs, jobs=jobs, scheduler=scheduler)
     if report_path is not None:
         draw_report(report, report_path)
     click.echo(report_json(report) if as_json else format_report(report))
@@ -406,14 +413,16 @@ def _engine(deck: str, shared: dict, what: str) -> Any:
 @click.option("--question", "only", multiple=True, metavar="ID",
               help="Only this question (repeatable): cc-target, cc-last-player, cc-pbx, dcb-variants, "
                    "cf-rounds, cf-status-power.")
+@_scheduler_option
 @_json_option("answers")
-def analyze(game, policy, games, seed, jobs, quick, only, as_json):
+def analyze(game, policy, games, seed, jobs, quick, only, scheduler, as_json):
     """Answer the designers' questions in GAME's original rules by playing the experiments."""
     from .analyze import Settings, format_answers
     from .analyze import analyze as run_analysis
     from .progress import Progress, reporting
 
-    settings = Settings(policy=policy, games=games or (20 if quick else 200), seed=seed, jobs=jobs, quick=quick)
+    settings = Settings(policy=policy, games=games or (20 if quick else 200), seed=seed, jobs=jobs, quick=quick,
+                        scheduler=scheduler)
     if not as_json:
         click.echo(f"analyze {game}: {settings.policy} play, {settings.games} games an experiment"
                    f"{' (quick)' if quick else ''}", err=True)
@@ -432,8 +441,9 @@ def analyze(game, policy, games, seed, jobs, quick, only, as_json):
 @click.option("--jobs", default=1, show_default=True, type=click.IntRange(1, 64),
               help="Worker processes (the machine's cores are the useful limit).")
 @_deck_options
+@_scheduler_option
 @_json_option("ladder")
-def ladder(deck, games, seed, policies, jobs, as_json, **shared):
+def ladder(deck, games, seed, policies, jobs, scheduler, as_json, **shared):
     """A round robin of policies at DECK's game, each pair on both seatings: which beats which."""
     from .ladder import format_ladder, run_ladder
     from .progress import Progress, reporting
@@ -441,5 +451,5 @@ def ladder(deck, games, seed, policies, jobs, as_json, **shared):
     game = _engine(deck, shared, "play")
     names = [p.strip() for p in policies.split(",") if p.strip()]
     with reporting(Progress("playing", enabled=None if not as_json else False)):
-        report = run_ladder(game, names, games, seed, jobs=jobs)
+        report = run_ladder(game, names, games, seed, jobs=jobs, scheduler=scheduler)
     click.echo(json.dumps(report, indent=2) if as_json else format_ladder(report))

@@ -19,7 +19,7 @@ from .playtest import check_policy, run_playtest, wilson_interval
 
 
 def run_ladder(game: Game, policies: Sequence[str], games: int, seed: int, jobs: int = 1,
-               play: Callable[..., dict[str, Any]] = run_playtest) -> dict[str, Any]:
+               play: Callable[..., dict[str, Any]] = run_playtest, scheduler: str | None = None) -> dict[str, Any]:
     """Every pair of ``policies``, ``games`` games on each seating; the ladder's report."""
     policies = [check_policy(p) for p in policies]
     if len(set(policies)) != len(policies) or len(policies) < 2:
@@ -27,8 +27,8 @@ def run_ladder(game: Game, policies: Sequence[str], games: int, seed: int, jobs:
     others = game.num_players - 1
     pairs = []
     for a, b in itertools.combinations(policies, 2):
-        first = play(game, games, seed, policy=a, vs=b, jobs=jobs)
-        second = play(game, games, seed, policy=b, vs=a, jobs=jobs)
+        first = play(game, games, seed, policy=a, vs=b, jobs=jobs, scheduler=scheduler)
+        second = play(game, games, seed, policy=b, vs=a, jobs=jobs, scheduler=scheduler)
         a_wins = _wins(first, seat_one=True) + _wins(second, seat_one=False)
         b_wins = _wins(first, seat_one=False) + _wins(second, seat_one=True)
         # per seat held: A held 1 seat in the first run and `others` in the second, B the reverse

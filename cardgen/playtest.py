@@ -41,8 +41,12 @@ TIMING_KEYS = ("games_per_second", "moves_per_second", "seconds")
 
 def run_playtest(game: Game, games: int, seed: int, policy: str = "random",
                  vs: str | None = None, jobs: int = 1,
-                 max_moves: int = DEFAULT_MAX_MOVES) -> dict[str, Any]:
-    """Play ``games`` games; seat 0 uses ``policy``, the other seats ``vs``."""
+                 max_moves: int = DEFAULT_MAX_MOVES, scheduler: str | None = None) -> dict[str, Any]:
+    """Play ``games`` games; seat 0 uses ``policy``, the other seats ``vs``.
+
+    The games run here (``jobs`` processes) or, given a ``scheduler`` address, as batches on an
+    existing Dask cluster; the report is the same either way.
+    """
     vs = vs or policy
     for name in (policy, vs):
         check_policy(name)
@@ -55,7 +59,9 @@ def run_playtest(game: Game, games: int, seed: int, policy: str = "random",
     seats = [policy] + [vs] * (game.num_players - 1)
     started = time.perf_counter()
     expect(games)
-    if jobs == 1 or games < 2:
+    if scheduler is not None:
+        records = _play_on_cluster(scheduler, [(game, c, seed, seats, max_moves) for c in _chunks(games, 64)])
+    elif jobs == 1 or games < 2:
         records = []
         for i in range(games):
             records.append(play_game(game, i, seed, seats, max_moves))
@@ -196,6 +202,37 @@ def draw_report(report: dict[str, Any], path: str | Path) -> Path:
 def _play_chunk(args: tuple) -> list[GameRecord]:
     game, indices, seed, seats, max_moves = args
     return [play_game(game, i, seed, seats, max_moves) for i in indices]
+
+
+#: how often a batch is tried again when the worker running it is lost
+CLUSTER_RETRIES = 3
+#: how long to wait for the scheduler to answer
+CLUSTER_TIMEOUT = "10s"
+
+
+def _play_on_cluster(scheduler: str, batches: list[tuple]) -> list[GameRecord]:
+    """Every batch on the Dask cluster at ``scheduler``, collected in order.
+
+    A batch is a pure function of its arguments (each game seeds its own generator), so a batch
+    whose worker is lost is simply run again elsewhere: never lost, never counted twice.
+    """
+    try:
+        from distributed import Client
+    except ImportError:
+        raise CardgenError("--scheduler needs dask.distributed: pip install 'cardgen[cluster]'") from None
+    try:
+        client = Client(scheduler, timeout=CLUSTER_TIMEOUT)
+    except (OSError, TimeoutError, ValueError) as exc:
+        raise CardgenError(f"cannot reach the Dask scheduler at {scheduler}: {exc}") from None
+    records: list[GameRecord] = []
+    try:
+        futures = client.map(_play_chunk, batches, pure=False, retries=CLUSTER_RETRIES)
+        for batch, future in zip(batches, futures):
+            records.extend(future.result())
+            tick(len(batch[1]))
+    finally:
+        client.close()
+    return records
 
 
 def _chunks(count: int, parts: int) -> list[range]:

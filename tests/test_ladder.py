@@ -16,7 +16,7 @@ class Table:
 
 def stub_play(results):
     """A playtest that returns the given seat wins for each (policy, vs) seating."""
-    def play(game, games, seed, policy, vs, jobs):
+    def play(game, games, seed, policy, vs, jobs, scheduler):
         wins = results[(policy, vs)]
         return {"seat_win_rates": [{"wins": w} for w in wins], "draws": games - sum(wins), "timeouts": 0,
                 "seconds": 0.0}
