@@ -18,6 +18,7 @@ from PIL import Image
 from . import numbers
 from .colors import parse_color
 from .errors import CardgenError, Location
+from .files import read_input, resolved
 from .model import EDGE_SIDES, Back, Card, Deck, Edges, FontFamily, Player
 from .render.icons import ICONS
 from .resources import bundled
@@ -83,7 +84,7 @@ def display_path(path: Path) -> str:
     """The path as the user would recognise it: relative to here when inside."""
     try:
         return str(path.resolve().relative_to(Path.cwd()))
-    except ValueError:
+    except (ValueError, OSError, RuntimeError):
         return str(path)
 
 
@@ -94,7 +95,7 @@ class _DeckReader:
         self.doc = doc
         self.data: dict[str, Any] = doc.data
         self.path = path
-        self.folder = path.resolve().parent
+        self.folder = resolved(path, "deck file").parent
         self.icons_ = self.deck_icons()
         self.fonts_ = self.fonts()
 
@@ -115,6 +116,7 @@ class _DeckReader:
         if per_player and not players:
             raise self.doc.error(("per_player",), "per_player needs a players list with a colour for each player")
         cards = self.cards()
+        self.check_conditions(cards, game)
         ids: dict[str, int] = {}
         for index, card in enumerate(cards):
             if card.id in ids:
@@ -241,6 +243,28 @@ class _DeckReader:
                                                      f"({', '.join(kinds)}) nor a layout"
                                                      f"{did_you_mean(key, list(kinds) + names)}", key=True)
             check(name, self.doc.where(("backs", key)), "back")
+
+    def check_conditions(self, cards: list[Card], game: str) -> None:
+        """Every ``when``/``unless`` names an option the deck has: a typo would drop a card silently."""
+        from .games import game_class
+
+        engine = game_class(game)
+        known = set(self.data.get("options") or {}) | {s.name for s in (engine.option_specs if engine else ())}
+
+        def check(condition: str, where: Location | None, what: str) -> None:
+            name = condition.partition("=")[0].strip()
+            if condition and name not in known:
+                raise CardgenError(f"{what}: '{condition}' names no option of this deck"
+                                   f"{did_you_mean(name, sorted(known))}; options: "
+                                   f"{', '.join(sorted(known)) or 'none (add them under options:)'}", where)
+
+        for card in cards:
+            check(card.when, card.location, "when")
+            for _, when, unless in card.lines:
+                check(when, card.location, "when")
+                check(unless, card.location, "unless")
+        standard = self.data.get("standard_deck") or {}
+        check(standard.get("when", ""), self.doc.where(("standard_deck", "when")), "when")
 
     def image(self, path: tuple) -> Path:
         return resolve_art(_get(self.data, path), self.folder, self.doc.where(path))
@@ -404,26 +428,25 @@ def _find_file(name: str, folder: Path, where: Location | None, what: str) -> Pa
     if Path(name).is_absolute():
         raise CardgenError(f"{what} '{name}' must be a path relative to the deck file, not absolute", where)
     for base in (folder, ART_DIR.resolve()):
-        try:
-            candidate = (base / name).resolve()
-        except (OSError, RuntimeError):
-            raise CardgenError(f"{what} '{name}' cannot be resolved (a link loop?)", where) from None
+        candidate = resolved(base / name, what, where)
         if not candidate.is_relative_to(base):
             raise CardgenError(f"{what} '{name}' points outside the deck's folder and the art folder", where)
         if candidate.is_file():
             return candidate
+        if candidate.exists():
+            read_input(candidate, f"{what} '{name}'", 0, where)  # says what it is instead
     raise CardgenError(f"{what} '{name}' not found beside the deck ({folder}) or in the bundled art folder", where)
 
 
-def _check_size(path: Path, what: str, limit: int, where: Location | None) -> None:
-    if path.stat().st_size > limit:
-        raise CardgenError(f"{what} is larger than {limit // 1_000_000} MB", where)
+def _check_size(path: Path, what: str, limit: int, where: Location | None) -> bytes:
+    """The file's bytes through the one input boundary (regular files only, at most ``limit``)."""
+    return read_input(path, what, limit, where)
 
 
 def check_image(path: Path, name: str, where: Location | None) -> None:
-    _check_size(path, f"image '{name}'", MAX_IMAGE_BYTES, where)
+    data = _check_size(path, f"image '{name}'", MAX_IMAGE_BYTES, where)
     try:
-        with Image.open(path) as img:
+        with Image.open(io.BytesIO(data)) as img:
             if img.width * img.height > MAX_IMAGE_PIXELS:
                 raise CardgenError(f"image '{name}' is {img.width}x{img.height} pixels; at most "
                                    f"{MAX_IMAGE_PIXELS // 1_000_000} megapixels allowed", where)
@@ -479,10 +502,11 @@ class Row:
 
 def read_csv_rows(name: str, folder: Path, where: Location) -> list[Row]:
     """Rows of a CSV file; quoted cells keep their line breaks, locations are physical lines."""
-    path = _spreadsheet(name, folder, where, "csv file", MAX_CSV_BYTES)
+    path = _spreadsheet(name, folder, where, "csv file")
     display = display_path(path)
+    data = read_input(path, f"csv file '{name}'", MAX_CSV_BYTES, where)
     try:
-        text = path.read_text(encoding="utf-8-sig")
+        text = data.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
         raise CardgenError(f"csv file is not UTF-8 text (at byte {exc.start})", Location(display)) from None
     csv.field_size_limit(MAX_CSV_BYTES)
@@ -500,15 +524,16 @@ def read_csv_rows(name: str, folder: Path, where: Location) -> list[Row]:
 
 def read_xlsx_rows(name: str, sheet: str | None, folder: Path, where: Location) -> list[Row]:
     """Rows of an XLSX workbook's sheet (the first, unless named); locations are file:sheet!cell."""
-    path = _spreadsheet(name, folder, where, "xlsx file", MAX_XLSX_BYTES)
+    path = _spreadsheet(name, folder, where, "xlsx file")
     display = display_path(path)
     try:
         from openpyxl import load_workbook
         from openpyxl.utils import get_column_letter
     except ImportError:
         raise CardgenError("reading XLSX needs openpyxl: pip install openpyxl", where) from None
+    data = read_input(path, f"xlsx file '{name}'", MAX_XLSX_BYTES, where)
     try:
-        book = load_workbook(path, read_only=True, data_only=True)
+        book = load_workbook(io.BytesIO(data), read_only=True, data_only=True)
     except Exception as exc:  # openpyxl raises zipfile, KeyError and its own errors on bad files
         raise CardgenError(f"xlsx file '{name}' is not a readable XLSX workbook ({exc.__class__.__name__})",
                            where) from None
@@ -540,16 +565,14 @@ def _cell_text(value: Any) -> str:
     return str(value)
 
 
-def _spreadsheet(name: str, folder: Path, where: Location, what: str, limit: int) -> Path:
+def _spreadsheet(name: str, folder: Path, where: Location, what: str) -> Path:
     if Path(name).is_absolute():
         raise CardgenError(f"{what} '{name}' must be relative to the deck file", where)
-    path = (folder / name).resolve()
+    path = resolved(folder / name, what, where)
     if not path.is_relative_to(folder):
         raise CardgenError(f"{what} '{name}' points outside the deck's folder", where)
-    if not path.is_file():
+    if not path.exists():
         raise CardgenError(f"{what} '{name}' not found beside the deck", where)
-    if path.stat().st_size > limit:
-        raise CardgenError(f"{what} '{name}' is larger than {limit} bytes", where)
     return path
 
 

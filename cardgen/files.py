@@ -1,4 +1,8 @@
-"""Writing output files: whole or not at all, with the permissions a user expects.
+"""Reading input files safely, and writing output files whole or not at all.
+
+Every file cardgen reads (deck, CSV/XLSX, sheet template, image, font, SVG) comes in through
+``read_input``: only regular files, never more than the cap (whatever ``st_size`` claims), and
+every OS error turned into one located line.
 
 Every file cardgen writes goes through ``atomic_path``: it is written under a
 temporary name beside its target and renamed into place only when complete,
@@ -10,13 +14,69 @@ private 0600.
 """
 from __future__ import annotations
 
+import errno
 import os
 import secrets
+import stat
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
+from .errors import CardgenError, Location
+
 TEMP_SUFFIX = ".tmp"
+_KINDS = ((stat.S_ISDIR, "a folder"), (stat.S_ISFIFO, "a FIFO (named pipe)"), (stat.S_ISCHR, "a device"),
+          (stat.S_ISBLK, "a device"), (stat.S_ISSOCK, "a socket"))
+
+
+def resolved(path: Path, what: str, where: Location | None = None) -> Path:
+    """``path`` made absolute with its links followed, or a one-line error: a link loop, or a name
+    no file can have (a NUL in it)."""
+    try:
+        return path.resolve()
+    except (OSError, RuntimeError) as exc:  # RuntimeError: a link loop before Python 3.13
+        raise CardgenError(f"{what} '{path}' cannot be resolved: a link loop?", where or Location(str(path))) \
+            from exc
+    except ValueError:
+        raise CardgenError(f"{what} {str(path)!r} is not a possible file name (a NUL character?)",
+                           where or Location(repr(str(path)))) from None
+
+
+def read_input(path: Path, what: str, limit: int, where: Location | None = None) -> bytes:
+    """The bytes of an input file, or a one-line error located at ``where`` (else at the file).
+
+    Refuses anything but a regular file (opening a FIFO does not wait for a writer), reads at
+    most ``limit`` bytes whatever the file system says its size is (``/dev/zero`` has size 0),
+    and reports link loops, missing files and permissions in words.
+    """
+    at = where or Location(str(path))
+    try:
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0))
+    except FileNotFoundError:
+        raise CardgenError(f"{what}: no such file", at) from None
+    except OSError as exc:
+        reason = "a link loop" if exc.errno == errno.ELOOP else exc.strerror or str(exc)
+        raise CardgenError(f"{what} cannot be read: {reason}", at) from None
+    try:
+        mode = os.fstat(fd).st_mode
+        for test, kind in _KINDS:
+            if test(mode):
+                raise CardgenError(f"{what} is {kind}, not a file", at)
+        chunks = []
+        size = 0
+        while size <= limit:
+            chunk = os.read(fd, min(1 << 20, limit + 1 - size))
+            if not chunk:
+                break
+            chunks.append(chunk)
+            size += len(chunk)
+        if size > limit:
+            raise CardgenError(f"{what} is larger than {limit:,} bytes", at)
+        return b"".join(chunks)
+    except OSError as exc:
+        raise CardgenError(f"{what} cannot be read: {exc.strerror or exc}", at) from None
+    finally:
+        os.close(fd)
 
 
 @contextmanager

@@ -14,6 +14,7 @@ from typing import Any
 import yaml
 
 from .errors import CardgenError, Location
+from .files import read_input
 
 Path_ = tuple  # a path into the data: keys and list indexes
 
@@ -47,65 +48,109 @@ class Located:
 def load_located(path: Path, display: str | None = None) -> Located:
     """Parse ``path`` with the safe loader; every failure is a located CardgenError."""
     display = display or str(path)
-    try:
-        size = path.stat().st_size
-    except FileNotFoundError:
-        raise CardgenError(f"no such file: {display}") from None
-    except OSError as exc:
-        raise CardgenError(f"cannot read {display}: {exc.strerror}") from None
     if path.is_dir():
         raise CardgenError(f"{display} is a folder, expected a YAML file")
-    if size > MAX_YAML_BYTES:
-        raise CardgenError(f"{display} is {size} bytes; deck files are limited to {MAX_YAML_BYTES}")
+    data = read_input(path, display, MAX_YAML_BYTES, Location(display))
     try:
-        text = path.read_text(encoding="utf-8")
+        text = data.decode("utf-8")
     except UnicodeDecodeError as exc:
         raise CardgenError(f"{display} is not UTF-8 text ({exc.reason} at byte {exc.start})") from None
     return parse_located(text, display)
 
 
+#: values that aliases may add beyond what the file writes out (a "billion laughs" stops here)
+MAX_ALIAS_VALUES = 100_000
+#: how deeply mappings and lists may nest
+MAX_DEPTH = 64
+
+
 def parse_located(text: str, display: str) -> Located:
     try:
         node = yaml.compose(text, Loader=yaml.SafeLoader)
+    except yaml.reader.ReaderError as exc:
+        line = text.count("\n", 0, exc.position) + 1
+        column = exc.position - (text.rfind("\n", 0, exc.position) + 1) + 1
+        code = exc.character if isinstance(exc.character, int) else ord(exc.character)
+        raise CardgenError(f"character U+{code:04X} is not allowed in YAML (a control character?)",
+                           Location(display, line, column)) from None
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
         problem = exc.problem or exc.context or "malformed YAML"
         loc = Location(display, mark.line + 1, mark.column + 1) if mark else Location(display)
         raise CardgenError(f"malformed YAML: {problem}", loc) from None
     except yaml.YAMLError as exc:
-        raise CardgenError(f"malformed YAML: {exc}", Location(display)) from None
+        raise CardgenError(f"malformed YAML: {' '.join(str(exc).split())}", Location(display)) from None
+    except RecursionError:
+        raise CardgenError(f"the YAML nests too deeply; at most {MAX_DEPTH} levels are allowed",
+                           Location(display)) from None
     if node is None:
         raise CardgenError("the file is empty", Location(display, 1, 1))
     locations: dict[Path_, Location] = {}
-    data = _convert(node, (), locations, display)
+    data = _Converter(display, locations).convert(node, ())
     return Located(data, locations, display)
 
 
-def _convert(node: yaml.Node, path: Path_, locations: dict, file: str) -> Any:
-    mark = node.start_mark
-    locations[path] = Location(file, mark.line + 1, mark.column + 1)
-    if isinstance(node, yaml.MappingNode):
+class _Converter:
+    """Plain data from a composed node graph, with every value's location; aliases are followed
+    within a budget, and an anchor that contains itself is refused."""
+
+    def __init__(self, file: str, locations: dict):
+        self.file = file
+        self.locations = locations
+        self.seen: set[int] = set()
+        self.active: set[int] = set()
+        self.aliased = 0
+
+    def convert(self, node: yaml.Node, path: Path_, repeat: bool = False, depth: int = 0) -> Any:
+        file = self.file
+        if depth > MAX_DEPTH:
+            raise CardgenError(f"the YAML nests more than {MAX_DEPTH} levels deep", _at(node, file))
+        if id(node) in self.active:
+            raise CardgenError("an alias refers to its own anchor (the anchor contains itself)", _at(node, file))
+        repeat = repeat or id(node) in self.seen
+        self.seen.add(id(node))
+        if repeat:
+            self.aliased += 1
+            if self.aliased > MAX_ALIAS_VALUES:
+                raise CardgenError(f"aliases repeat the anchor at line {node.start_mark.line + 1} into more than "
+                                   f"{MAX_ALIAS_VALUES:,} values; write the values out or use fewer aliases",
+                                   _at(node, file))
+        mark = node.start_mark
+        self.locations[path] = Location(file, mark.line + 1, mark.column + 1)
+        if isinstance(node, (yaml.MappingNode, yaml.SequenceNode)):
+            self.active.add(id(node))
+            try:
+                return self._collection(node, path, repeat, depth)
+            finally:
+                self.active.discard(id(node))
+        if node.tag == "tag:yaml.org,2002:merge":
+            raise CardgenError("YAML merge keys are not supported", _at(node, file))
+        constructor = yaml.SafeLoader.yaml_constructors.get(node.tag)
+        if constructor is None:
+            raise CardgenError(f"unsupported YAML tag {node.tag}", _at(node, file))
+        try:
+            return constructor(_SCALAR_LOADER, node)
+        except (yaml.YAMLError, ValueError, OverflowError) as exc:
+            raise CardgenError(f"bad value {node.value!r}: {exc}", _at(node, file)) from None
+
+    def _collection(self, node: yaml.Node, path: Path_, repeat: bool, depth: int) -> Any:
+        file = self.file
+        if node.tag not in ("tag:yaml.org,2002:map", "tag:yaml.org,2002:seq"):
+            raise CardgenError(f"unsupported YAML tag {node.tag}", _at(node, file))
+        if isinstance(node, yaml.SequenceNode):
+            return [self.convert(item, path + (i,), repeat, depth + 1) for i, item in enumerate(node.value)]
         out: dict[str, Any] = {}
         for key_node, value_node in node.value:
             if not isinstance(key_node, yaml.ScalarNode):
                 raise CardgenError("mapping keys must be plain words", _at(key_node, file))
+            if key_node.tag == "tag:yaml.org,2002:merge":
+                raise CardgenError("YAML merge keys are not supported", _at(key_node, file))
             key = key_node.value
             if key in out:
                 raise CardgenError(f"key '{key}' is given twice", _at(key_node, file))
-            locations[("key",) + path + (key,)] = _at(key_node, file)
-            out[key] = _convert(value_node, path + (key,), locations, file)
+            self.locations[("key",) + path + (key,)] = _at(key_node, file)
+            out[key] = self.convert(value_node, path + (key,), repeat, depth + 1)
         return out
-    if isinstance(node, yaml.SequenceNode):
-        return [_convert(item, path + (i,), locations, file) for i, item in enumerate(node.value)]
-    if node.tag == "tag:yaml.org,2002:merge" or node.value in ("<<",):
-        raise CardgenError("YAML merge keys are not supported", _at(node, file))
-    constructor = yaml.SafeLoader.yaml_constructors.get(node.tag)
-    if constructor is None:
-        raise CardgenError(f"unsupported YAML tag {node.tag}", _at(node, file))
-    try:
-        return constructor(_SCALAR_LOADER, node)
-    except (yaml.YAMLError, ValueError) as exc:
-        raise CardgenError(f"bad value {node.value!r}: {exc}", _at(node, file)) from None
 
 
 _SCALAR_LOADER = yaml.SafeLoader("")

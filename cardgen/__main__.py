@@ -1,0 +1,4 @@
+"""python -m cardgen: the command line."""
+from .cli import main
+
+main()

@@ -1,0 +1,87 @@
+"""Hostile inputs (issue 14): each gives its exit code and one clear line, never a traceback or a file."""
+from __future__ import annotations
+
+import os
+import shlex
+import subprocess
+import sys
+
+import pytest
+import yaml
+from conftest import ROOT
+
+CORPUS = ROOT / "tests" / "corpus"
+CASES = yaml.safe_load((CORPUS / "cases.yaml").read_text(encoding="utf-8"))
+DECK = "deck: a\nname: A\ncards:\n  - {id: a, title: A}\n"
+
+
+def run(args: list[str], cwd, timeout: float = 60) -> subprocess.CompletedProcess:
+    """cardgen in its own process, as a user runs it (a hang fails by the timeout)."""
+    return subprocess.run([sys.executable, "-m", "cardgen", *args], cwd=cwd, capture_output=True, text=True,
+                          timeout=timeout, env={**os.environ, "PYTHONPATH": str(ROOT)})
+
+
+def check(result: subprocess.CompletedProcess, code: int, message: str, out) -> None:
+    output = result.stdout + result.stderr
+    assert result.returncode == code, output
+    assert message in output, output
+    assert "Traceback" not in output, output
+    if code == 2:
+        assert len(output.strip().splitlines()) == 1, output
+        assert not list(out.iterdir()), "nothing is written on bad input"
+
+
+@pytest.mark.parametrize("case", CASES, ids=[c["file"] for c in CASES])
+def test_corpus_case(case, tmp_path):
+    out = tmp_path / "out"
+    out.mkdir()
+    line = case.get("run", "validate {file} --games 0").format(file=CORPUS / case["file"], out=out)
+    check(run(shlex.split(line), tmp_path), case["exit"], case["message"], out)
+
+
+def special_inputs(tmp):
+    """Inputs that cannot be files in git: made here, each with its expected message."""
+    fifo = tmp / "fifo.yaml"
+    os.mkfifo(fifo)
+    (tmp / "zero.yaml").symlink_to("/dev/zero")
+    (tmp / "loop1.yaml").symlink_to(tmp / "loop2.yaml")
+    (tmp / "loop2.yaml").symlink_to(tmp / "loop1.yaml")
+    (tmp / "csv-loop.yaml").write_text("deck: a\nname: A\ncsv: l1.csv\n")
+    (tmp / "l1.csv").symlink_to(tmp / "l2.csv")
+    (tmp / "l2.csv").symlink_to(tmp / "l1.csv")
+    (tmp / "csv-fifo.yaml").write_text("deck: a\nname: A\ncsv: pipe.csv\n")
+    os.mkfifo(tmp / "pipe.csv")
+    (tmp / "image-device.yaml").write_text(DECK.replace("title: A}", "title: A, image: null.png}"))
+    os.mkfifo(tmp / "null.png")
+    return [("fifo.yaml", "is a FIFO (named pipe), not a file"), ("zero.yaml", "is a device, not a file"),
+            ("loop1.yaml", "link loop"), ("csv-loop.yaml", "link loop"),
+            ("csv-fifo.yaml", "is a FIFO (named pipe), not a file"),
+            ("image-device.yaml", "image 'null.png' is a FIFO (named pipe), not a file")]
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="FIFOs and /dev/zero are POSIX")
+def test_special_files_are_refused_without_waiting(tmp_path):
+    out = tmp_path / "out"
+    out.mkdir()
+    for name, message in special_inputs(tmp_path):
+        check(run(["validate", str(tmp_path / name), "--games", "0"], tmp_path, timeout=30), 2, message, out)
+    check(run(["build", "/dev/zero", "--out", str(out)], tmp_path, timeout=30), 2, "is a device, not a file", out)
+
+
+@pytest.mark.parametrize("args,message", [
+    (["--option", "target=+-6"], "option 'target' must be a whole number"),
+    (["--option", "target=²"], "option 'target' must be a whole number"),
+    (["--gray", "pbx=²"], "--gray must be all, none"),
+])
+def test_typed_numbers(args, message, tmp_path):
+    out = tmp_path / "out"
+    out.mkdir()
+    check(run(["build", "common-carrier", "--out", str(out), *args], tmp_path), 2, message, out)
+
+
+def test_a_file_larger_than_its_cap_is_refused_whatever_its_size_says(tmp_path):
+    big = tmp_path / "big.yaml"
+    big.write_text(DECK + "# " + "x" * 2_100_000 + "\n")
+    out = tmp_path / "out"
+    out.mkdir()
+    check(run(["validate", str(big), "--games", "0"], tmp_path), 2, "is larger than 2,000,000 bytes", out)
