@@ -139,6 +139,7 @@ def build_decks(names: Sequence[str], out_dir: Path, settings: BuildSettings) ->
                 raise DeckUnplayable(deck, errors)
             warnings = [f for f in findings if f.severity != "error"]
         results.append(BuildResult(deck, plan_outputs(deck, out_dir), [], warnings, faces))
+    check_outputs([(r.deck, r.outputs) for r in results], out_dir)
     if "pdf" in settings.formats:
         if settings.one_pdf:
             combined = write_one_pdf(results, out_dir, template, settings)
@@ -422,6 +423,34 @@ def _standard_deck(deck: Deck) -> list[Card]:
 
 
 # --- writing -------------------------------------------------------------------
+
+def check_outputs(planned: Sequence[tuple[Deck, Sequence[Output]]], out_dir: Path) -> None:
+    """Before anything is written: no two outputs share a name (the card-by-card exports are named
+    after the same stems), and nothing in the way is replaced unless it is a regular file."""
+    import stat
+
+    if out_dir.exists() and not out_dir.is_dir():
+        raise CardgenError(f"--out {out_dir} is not a folder")
+    owners: dict[str, str] = {}
+    for deck, outputs in planned:
+        for output in outputs:
+            source = f"deck '{deck.id}' ({deck.path})" + (f", player '{output.player.name}'" if output.player
+                                                         else "")
+            key = output.path.stem.casefold()
+            if key in owners:
+                raise CardgenError(f"{output.path.name} would be written twice: for {owners[key]} and for "
+                                   f"{source}; give the decks different ids or the players different names")
+            owners[key] = source
+            try:
+                mode = output.path.lstat().st_mode
+            except FileNotFoundError:
+                continue
+            except OSError as exc:
+                raise CardgenError(f"{output.path} cannot be checked: {exc.strerror}") from None
+            if not stat.S_ISREG(mode):
+                raise CardgenError(f"{output.path} exists and is not a regular file; cardgen replaces only "
+                                   f"files it could have written (remove it or choose another --out)")
+
 
 def plan_outputs(deck: Deck, out_dir: Path) -> list[Output]:
     """The PDFs a deck prints: one, or one per player (shared cards in each, or in one of their own)."""

@@ -85,3 +85,32 @@ def test_a_file_larger_than_its_cap_is_refused_whatever_its_size_says(tmp_path):
     out = tmp_path / "out"
     out.mkdir()
     check(run(["validate", str(big), "--games", "0"], tmp_path), 2, "is larger than 2,000,000 bytes", out)
+
+
+def test_outputs_that_would_collide_are_refused_before_anything_is_written(tmp_path):
+    out = tmp_path / "out"
+    out.mkdir()
+    slugs = tmp_path / "slug.yaml"
+    slugs.write_text("deck: p\nname: P\nper_player: true\nplayers: [{name: Player 1, color: red}, "
+                     "{name: player-1, color: blue}]\ncards:\n  - {id: a, title: A}\n")
+    check(run(["build", str(slugs), "--out", str(out)], tmp_path), 2,
+          "p-player-1.pdf would be written twice: for deck 'p' (slug.yaml), player 'Player 1' and for deck 'p' "
+          "(slug.yaml), player 'player-1'", out)
+    mine = tmp_path / "mine.yaml"
+    mine.write_text("deck: dotcombust\nname: Mine\ncards:\n  - {id: a, title: A}\n")
+    check(run(["build", "dotcombust", str(mine), "--out", str(out)], tmp_path), 2,
+          "dotcombust.pdf would be written twice", out)
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="FIFOs are POSIX")
+def test_an_output_that_is_not_a_regular_file_is_not_replaced(tmp_path):
+    deck = tmp_path / "m.yaml"
+    deck.write_text(DECK.replace("deck: a", "deck: m"))
+    out = tmp_path / "out"
+    out.mkdir()
+    os.mkfifo(out / "m.pdf")
+    result = run(["build", str(deck), "--out", str(out)], tmp_path)
+    assert result.returncode == 2 and "exists and is not a regular file" in result.stderr
+    assert not (out / "m.pdf").is_file() and (out / "m.pdf").exists()
+    device = run(["build", str(deck), "--out", "/dev/null"], tmp_path)
+    assert device.returncode == 2 and "is not a folder" in device.stderr and "Traceback" not in device.stderr
