@@ -446,7 +446,7 @@ def check_outputs(planned: Sequence[tuple[Deck, Sequence[Output]]], out_dir: Pat
             except FileNotFoundError:
                 continue
             except OSError as exc:
-                raise CardgenError(f"{output.path} cannot be checked: {exc.strerror}") from None
+                raise CardgenError(f"cannot write {output.path}: {exc.strerror}") from None
             if not stat.S_ISREG(mode):
                 raise CardgenError(f"{output.path} exists and is not a regular file; cardgen replaces only "
                                    f"files it could have written (remove it or choose another --out)")
