@@ -20,6 +20,8 @@ from .sheets import BACK_FLIPS, DUPLEX_MODES, INK_MODES
 
 BAD_INPUT = 2
 UNPLAYABLE = 1
+#: 128 + SIGINT, as a shell reports a command stopped by Ctrl-C
+INTERRUPTED = 130
 
 
 class CardgenGroup(click.Group):
@@ -42,6 +44,10 @@ class CardgenGroup(click.Group):
             where = f"{exc.filename}: " if exc.filename else ""
             click.echo(f"Error: cannot write {where}{exc.strerror or exc}", err=True)
             ctx.exit(BAD_INPUT)
+        except KeyboardInterrupt:
+            # Ctrl-C: one line and the shell's code for SIGINT; temporary files are already gone
+            click.echo("\ninterrupted", err=True)
+            ctx.exit(INTERRUPTED)
 
 
 @click.group(cls=CardgenGroup, context_settings={"help_option_names": ["-h", "--help"]})

@@ -69,7 +69,7 @@ def run_playtest(game: Game, games: int, seed: int, policy: str = "random",
     else:
         chunks = _chunks(games, jobs * 8)
         records = []
-        with multiprocessing.get_context().Pool(processes=min(jobs, len(chunks))) as pool:
+        with multiprocessing.get_context().Pool(processes=min(jobs, len(chunks)), initializer=_quiet_worker) as pool:
             # in order, chunk by chunk, so the progress bar moves while the report stays the same
             for chunk, part in zip(chunks, pool.imap(_play_chunk, [(game, c, seed, seats, max_moves)
                                                                    for c in chunks])):
@@ -198,6 +198,13 @@ def draw_report(report: dict[str, Any], path: str | Path) -> Path:
 
 
 # --- playing ----------------------------------------------------------------
+
+def _quiet_worker() -> None:
+    """Workers leave Ctrl-C to the parent, which stops the pool and reports once."""
+    import signal
+
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
 
 def _play_chunk(args: tuple) -> list[GameRecord]:
     game, indices, seed, seats, max_moves = args

@@ -114,3 +114,18 @@ def test_an_output_that_is_not_a_regular_file_is_not_replaced(tmp_path):
     assert not (out / "m.pdf").is_file() and (out / "m.pdf").exists()
     device = run(["build", str(deck), "--out", "/dev/null"], tmp_path)
     assert device.returncode == 2 and "is not a folder" in device.stderr and "Traceback" not in device.stderr
+
+
+def test_ctrl_c_is_one_line_and_exit_130_workers_included(tmp_path):
+    import signal
+    import time
+
+    process = subprocess.Popen([sys.executable, "-m", "cardgen", "playtest", "common-carrier", "--games", "1000000",
+                                "--jobs", "2"], cwd=tmp_path, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                               text=True, env={**os.environ, "PYTHONPATH": str(ROOT)},
+                               preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+    time.sleep(3)
+    process.send_signal(signal.SIGINT)
+    out, err = process.communicate(timeout=60)
+    assert process.returncode == 130, err
+    assert err.strip() == "interrupted" and out == ""
