@@ -20,14 +20,16 @@ from .sheets import BACK_FLIPS, DUPLEX_MODES, INK_MODES
 
 BAD_INPUT = 2
 UNPLAYABLE = 1
-#: 128 + SIGINT, as a shell reports a command stopped by Ctrl-C
+#: 128 + SIGINT, as a shell reports a command stopped by Ctrl-C; 128 + SIGTERM
 INTERRUPTED = 130
+TERMINATED = 143
 
 
 class CardgenGroup(click.Group):
     """Turns a CardgenError anywhere below into ``Error: ...`` and exit 2."""
 
     def invoke(self, ctx):
+        _stop_on_sigterm()
         try:
             return super().invoke(ctx)
         except CardgenError as exc:
@@ -48,6 +50,24 @@ class CardgenGroup(click.Group):
             # Ctrl-C: one line and the shell's code for SIGINT; temporary files are already gone
             click.echo("\ninterrupted", err=True)
             ctx.exit(INTERRUPTED)
+        except Terminated:
+            click.echo("terminated", err=True)
+            ctx.exit(TERMINATED)
+
+
+class Terminated(BaseException):
+    """SIGTERM, raised where the program is so that every temporary file is removed on the way out."""
+
+
+def _stop_on_sigterm() -> None:
+    import signal
+    import threading
+
+    def stop(signum: int, frame: object) -> None:
+        raise Terminated()
+
+    if threading.current_thread() is threading.main_thread() and hasattr(signal, "SIGTERM"):
+        signal.signal(signal.SIGTERM, stop)
 
 
 @click.group(cls=CardgenGroup, context_settings={"help_option_names": ["-h", "--help"]})

@@ -84,13 +84,53 @@ def atomic_path(path: Path) -> Iterator[Path]:
     """A temporary file beside ``path`` that replaces it only on success."""
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = new_temp(path)
+    remove_stale_temps(path)
+    tmp: Path | None = None
     try:
+        tmp = new_temp(path)
         yield tmp
         os.replace(tmp, path)
     finally:
-        if tmp.exists():
+        if tmp is not None and tmp.exists():
             tmp.unlink()
+
+
+def remove_stale_temps(target: Path) -> list[Path]:
+    """Remove what a killed run left beside ``target``: its temporaries whose process is gone."""
+    import re
+    import shutil
+
+    pattern = re.compile(rf"\.{re.escape(target.name)}\.(\d+)-[0-9a-f]{{8}}{re.escape(TEMP_SUFFIX)}")
+    removed: list[Path] = []
+    try:
+        entries = list(target.parent.iterdir())
+    except OSError:
+        return removed
+    for entry in entries:
+        match = pattern.fullmatch(entry.name)
+        if not match or _alive(int(match.group(1))):
+            continue
+        try:
+            if entry.is_dir() and not entry.is_symlink():
+                shutil.rmtree(entry)
+            else:
+                entry.unlink()
+            removed.append(entry)
+        except OSError:
+            pass  # another cardgen removed it first, or it is not ours to remove
+    return removed
+
+
+def _alive(pid: int) -> bool:
+    if pid == os.getpid() or os.name == "nt":  # Windows: os.kill(pid, 0) would send Ctrl-C, so keep all
+        return True
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except (PermissionError, OSError, OverflowError):
+        return True  # someone else's process: leave its files alone
+    return True
 
 
 def new_temp(target: Path, folder: bool = False) -> Path:
@@ -106,7 +146,13 @@ def new_temp(target: Path, folder: bool = False) -> Path:
                 os.mkdir(candidate, 0o777)
             else:
                 os.close(os.open(candidate, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666))
+            return candidate
         except FileExistsError:
             continue
-        return candidate
+        except BaseException:  # a signal between creating and returning: the name was new, so it is ours
+            if candidate.is_dir() and folder:
+                candidate.rmdir()
+            elif candidate.exists() and not folder:
+                candidate.unlink()
+            raise
     raise FileExistsError(f"could not create a temporary file beside {target}")

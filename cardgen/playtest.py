@@ -200,10 +200,12 @@ def draw_report(report: dict[str, Any], path: str | Path) -> Path:
 # --- playing ----------------------------------------------------------------
 
 def _quiet_worker() -> None:
-    """Workers leave Ctrl-C to the parent, which stops the pool and reports once."""
+    """Workers leave Ctrl-C to the parent, which stops the pool and reports once; the pool's own
+    SIGTERM ends a worker quietly (not through the command line's handler, which forking copied)."""
     import signal
 
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
 
 
 def _play_chunk(args: tuple) -> list[GameRecord]:
