@@ -450,13 +450,16 @@ def check_image(path: Path, name: str, where: Location | None) -> None:
             if img.width * img.height > MAX_IMAGE_PIXELS:
                 raise CardgenError(f"image '{name}' is {img.width}x{img.height} pixels; at most "
                                    f"{MAX_IMAGE_PIXELS // 1_000_000} megapixels allowed", where)
-            if img.format not in ("PNG", "JPEG"):
+            if img.format not in ("PNG", "JPEG", "MPO"):  # MPO: a phone's JPEG with a second frame
                 raise CardgenError(f"image '{name}' is {img.format}; use PNG, JPEG or SVG", where)
             img.verify()
+        with Image.open(io.BytesIO(data)) as img:
+            img.load()  # a truncated or corrupt stream fails here, not when the PDF is written
     except CardgenError:
         raise
-    except Exception:
-        raise CardgenError(f"image '{name}' is not a readable PNG or JPEG image", where) from None
+    except Exception as exc:
+        reason = " ".join(str(exc).split()) or exc.__class__.__name__
+        raise CardgenError(f"image '{name}' is not a readable PNG or JPEG image ({reason})", where) from None
 
 
 def check_svg(path: Path, name: str, where: Location | None) -> None:

@@ -129,3 +129,47 @@ def test_ctrl_c_is_one_line_and_exit_130_workers_included(tmp_path):
     out, err = process.communicate(timeout=60)
     assert process.returncode == 130, err
     assert err.strip() == "interrupted" and out == ""
+
+
+def _photo(path, orientation: int) -> None:
+    """A 40 x 20 JPEG, red on the left and blue on the right, with an EXIF orientation."""
+    from PIL import Image
+
+    img = Image.new("RGB", (40, 20), "red")
+    img.paste((0, 0, 255), (20, 0, 40, 20))
+    exif = Image.Exif()
+    exif[0x0112] = orientation
+    img.save(path, format="JPEG", exif=exif.tobytes())
+
+
+def test_a_phone_photo_stands_as_its_exif_says(tmp_path):
+    from cardgen.render.images import _reader
+    from cardgen.render.layout import raster_size
+
+    _photo(tmp_path / "turned.jpg", 6)  # shown turned a quarter clockwise
+    _photo(tmp_path / "plain.jpg", 1)
+    assert raster_size(tmp_path / "turned.jpg") == (20, 40)
+    assert _reader(tmp_path / "turned.jpg").getSize() == (20, 40)
+    assert _reader(tmp_path / "plain.jpg").getSize() == (40, 20)
+    # turned a quarter clockwise, the red left half is now on top
+    image = _reader(tmp_path / "turned.jpg")
+    top, bottom = image.getRGBData()[:3], image.getRGBData()[-3:]
+    assert top[0] > 200 and top[2] < 80 and bottom[2] > 200
+
+
+def test_broken_truncated_and_phone_images(tmp_path):
+    from PIL import Image
+
+    img = Image.new("RGB", (640, 640), "green")
+    img.save(tmp_path / "whole.jpg", format="JPEG")
+    data = (tmp_path / "whole.jpg").read_bytes()
+    (tmp_path / "cut.jpg").write_bytes(data[: len(data) // 2])
+    img.save(tmp_path / "phone.jpg", format="MPO", save_all=True, append_images=[Image.new("RGB", (640, 640))])
+    assert Image.open(tmp_path / "phone.jpg").format == "MPO"
+    out = tmp_path / "out"
+    out.mkdir()
+    for name, code, message in (("cut.jpg", 2, "image 'cut.jpg' is not a readable PNG or JPEG image"),
+                                ("phone.jpg", 0, "playable")):
+        deck = tmp_path / f"{name}.yaml"
+        deck.write_text(DECK.replace("title: A}", f"title: A, image: {name}}}"))
+        check(run(["validate", str(deck), "--games", "0"], tmp_path), code, message, out)

@@ -14,7 +14,26 @@ from reportlab.lib.utils import ImageReader
 
 @lru_cache(maxsize=64)
 def _reader(path: Path) -> ImageReader:
-    return ImageReader(str(path))
+    """The image as it should stand: a photo's EXIF orientation applied (a JPEG that needs no turn is
+    embedded as it is)."""
+    from PIL import Image, ImageOps
+
+    with Image.open(path) as img:
+        if exif_orientation(img) == 1:
+            return ImageReader(str(path))
+        return ImageReader(ImageOps.exif_transpose(img))
+
+
+#: EXIF orientations that turn the picture a quarter, so width and height swap
+QUARTER_TURNS = (5, 6, 7, 8)
+
+
+def exif_orientation(img) -> int:
+    """The EXIF orientation tag (1: as stored)."""
+    try:
+        return int(img.getexif().get(0x0112, 1) or 1)
+    except (ValueError, TypeError, OSError):
+        return 1
 
 
 def natural_size(path: Path) -> tuple[float, float]:

@@ -302,8 +302,11 @@ def _fit_box(iw: float, ih: float, x: float, y: float, w: float, h: float, fit: 
 def raster_size(path: Path) -> tuple[int, int]:
     from PIL import Image
 
+    from .images import QUARTER_TURNS, exif_orientation
+
     with Image.open(path) as img:
-        return img.size
+        width, height = img.size
+        return (height, width) if exif_orientation(img) in QUARTER_TURNS else (width, height)
 
 
 @lru_cache(maxsize=256)
