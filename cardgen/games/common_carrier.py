@@ -386,7 +386,9 @@ class CommonCarrierGame(Game["CommonCarrierState"]):
                 best, best_score = [action], score
             elif score == best_score:
                 best.append(action)
-        return rng.choice(best)
+        choice = rng.choice(best)
+        state._trusted = choice
+        return choice
 
     def random_action(self, state: CommonCarrierState, player: int,
                       rng: random.Random) -> tuple:
@@ -469,6 +471,11 @@ class CommonCarrierState(State):
         self._level = 0
         self._sets: tuple[int, int, int, list[list[int]], Any] | None = None
         self._combos: list | None = None
+        #: per oriented mask, where it fits on this board (``_fits``), reset with ``_sets``
+        self._fit_cache: dict[int, tuple[int, tuple[int, int, int, int]]] = {}
+        #: the last action this state drew or chose itself for the current position: applying
+        #: that very object needs no check (reset whenever the position changes)
+        self._trusted: tuple | None = None
 
     # --- the OpenSpiel verbs ---------------------------------------------
 
@@ -510,6 +517,7 @@ class CommonCarrierState(State):
         other.pending = self.pending[:]
         other.reached = [r[:] for r in self.reached]
         other._winners = self._winners[:]
+        other._fit_cache = dict(self._fit_cache)
         return other
 
     def legal_actions(self, player: int | None = None) -> list[tuple]:
@@ -532,14 +540,17 @@ class CommonCarrierState(State):
         pick = rng.randrange(sum(weight for weight, _ in combos))
         for weight, combo in combos:
             if pick < weight:
-                return self._combo_action_at(combo, pick if combo[0] == "same" else pick // 2)
+                action = self._combo_action_at(combo, pick if combo[0] == "same" else pick // 2)
+                self._trusted = action
+                return action
             pick -= weight
         raise AssertionError("unreachable")
 
     def apply_action(self, action: Sequence) -> None:
         if self.finished:
             raise IllegalAction("the game is over")
-        self._check_action(action)
+        if action is not self._trusted or action is None:
+            self._check_action(action)
         self._apply(tuple(action))
 
     # --- what the rules ask about a position ----------------------------
@@ -824,6 +835,8 @@ class CommonCarrierState(State):
     def _invalidate(self) -> None:
         self._sets = None
         self._combos = None
+        self._fit_cache = {}
+        self._trusted = None
 
     # --- counting and listing legal plays ---------------------------------
 
@@ -853,15 +866,21 @@ class CommonCarrierState(State):
         self._sets = (occ, frontier, window, bad, conflicts)
         return self._sets
 
-    def _fits(self, mask: int) -> tuple[int, list[int]]:
+    def _fits(self, mask: int) -> tuple[int, tuple[int, int, int, int]]:
         """Cells where ``mask`` agrees with every neighbour, and with all but side d."""
+        cached = self._fit_cache.get(mask)
+        if cached is not None:
+            return cached
         _occ, _frontier, window, bad, _ = self._board_sets()
-        b = [bad[i][1 if mask & SIDE_BITS[i] else 0] for i in range(4)]
-        allb = b[0] | b[1] | b[2] | b[3]
-        fit = window & ~allb
-        except_side = [window & ~(b[1] | b[2] | b[3]), window & ~(b[0] | b[2] | b[3]),
-                       window & ~(b[0] | b[1] | b[3]), window & ~(b[0] | b[1] | b[2])]
-        return fit, except_side
+        b0 = bad[0][mask & 1]
+        b1 = bad[1][(mask >> 1) & 1]
+        b2 = bad[2][(mask >> 2) & 1]
+        b3 = bad[3][(mask >> 3) & 1]
+        fit = window & ~(b0 | b1 | b2 | b3)
+        out = (fit, (window & ~(b1 | b2 | b3), window & ~(b0 | b2 | b3),
+                     window & ~(b0 | b1 | b3), window & ~(b0 | b1 | b2)))
+        self._fit_cache[mask] = out
+        return out
 
     def _combo_list(self) -> list:
         """(weight, combination) pairs; weight is twice the number of actions it holds."""
@@ -901,26 +920,43 @@ class CommonCarrierState(State):
         return combos
 
     def _count_pairs(self, ma: int, mb: int) -> int:
-        """Ordered (cell for a, cell for b) pairs leaving a legal board."""
+        """Ordered (cell for a, cell for b) pairs leaving a legal board.
+
+        Written out by hand (shifts for the steps -W, 1, W, -1 and the four
+        diagonals): it is the inner loop of every random playout.
+        """
         occ, frontier, _window, _bad, conflicts = self._board_sets()
         fa, exa = self._fits(ma)
         fb, exb = self._fits(mb)
         pa, pb = fa & frontier, fb & frontier
-        qa, qb = fa & ~frontier, fb & ~frontier
-        pc = _popcount
-        n = pc(pa) * pc(pb) - pc(pa & pb)
-        for step in SIDE_STEP:
-            n -= pc(pa & _shift_back(pb, step))
+        pc = int.bit_count
+        # cells for a and b, each near the board: any two cells but the same or orthogonal neighbours
+        n = (pc(pa) * pc(pb) - pc(pa & pb) - pc(pa & pb << W) - pc(pa & pb >> 1)
+             - pc(pa & pb >> W) - pc(pa & pb << 1))
         if conflicts is not None:
             n -= self._span_conflicts(pa, pb, conflicts)
-        free_pa, free_pb = pa & ~occ, pb & ~occ
-        for step in DIAG_STEPS:
-            n += pc(free_pa & _shift_back(qb, step)) + pc(qa & _shift_back(free_pb, step))
-        for side, step in enumerate(SIDE_STEP):
-            opp = OPPOSITE[side]
-            if bool(ma & SIDE_BITS[side]) == bool(mb & SIDE_BITS[opp]):
-                n += pc(exa[side] & _shift_back(exb[opp], step)
-                        & (frontier | _shift_back(frontier, step)))
+        # one card away from the board, held on by the other at a corner
+        qa, qb = fa & ~frontier, fb & ~frontier
+        if qb:
+            free_pa = pa & ~occ
+            if free_pa:
+                n += (pc(free_pa & qb << (W + 1)) + pc(free_pa & qb << (W - 1))
+                      + pc(free_pa & qb >> (W - 1)) + pc(free_pa & qb >> (W + 1)))
+        if qa:
+            free_pb = pb & ~occ
+            if free_pb:
+                n += (pc(qa & free_pb << (W + 1)) + pc(qa & free_pb << (W - 1))
+                      + pc(qa & free_pb >> (W - 1)) + pc(qa & free_pb >> (W + 1)))
+        # orthogonal neighbours whose shared edges agree, at least one near the board
+        # (a's side i faces b's side i + 2; b sits at a + step)
+        if not (ma ^ (mb >> 2)) & 1:  # a's top, b's bottom: b = a - W
+            n += pc(exa[0] & exb[2] << W & (frontier | frontier << W))
+        if not ((ma >> 1) ^ (mb >> 3)) & 1:  # a's right, b's left: b = a + 1
+            n += pc(exa[1] & exb[3] >> 1 & (frontier | frontier >> 1))
+        if not ((ma >> 2) ^ mb) & 1:  # a's bottom, b's top: b = a + W
+            n += pc(exa[2] & exb[0] >> W & (frontier | frontier >> W))
+        if not ((ma >> 3) ^ (mb >> 1)) & 1:  # a's left, b's right: b = a - 1
+            n += pc(exa[3] & exb[1] << 1 & (frontier | frontier << 1))
         return n
 
     @staticmethod
