@@ -520,6 +520,53 @@ def _value_by_enumeration(state: cc.CommonCarrierState, player: int) -> int:
     return best
 
 
+
+@settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 10_000), steps=st.integers(0, 30),
+       options=st.sampled_from([{}, {"gray_rule": True, "gray_pbx_1": 4, "gray_pbx_2": 1},
+                                {"gray_rule": True, "hole_card": True}]))
+def test_greedy_scores_every_play_as_if_it_were_laid(seed, steps, options):
+    """The measure after a play, worked out from the current board, is the one measured from
+    scratch on the board with the cards laid."""
+    game = CommonCarrierGame(options={"target": 20, **options})
+    rng = random.Random(seed)
+    state = game.new_initial_state(rng)
+    for _ in range(steps):
+        if state.is_terminal():
+            return
+        state.apply_action(state.sample_action(rng))
+    if state.is_terminal():
+        return
+    player = state.current_player()
+    after = cc._AfterMove(state)
+    for action in state.legal_actions():
+        laid = state.clone()
+        for card, r, c, t in action:
+            laid._put(card, cc.cell_of(r, c), game._oriented(card, t))
+        assert after.values(action, player) == (laid.value(player), laid.value(1 - player))
+
+
+def test_only_the_engines_own_draw_skips_the_check():
+    game = CommonCarrierGame()
+    rng = random.Random(4)
+    state = game.new_initial_state(rng)
+    for _ in range(3):
+        state.apply_action(game.random_action(state, state.player, rng))
+    drawn = state.sample_action(rng)
+    (card, r, c, t), second = drawn
+    # an equal action built elsewhere is checked (and passes); a forged one is refused
+    state.clone().apply_action((drawn[0], drawn[1]))
+    with pytest.raises(IllegalAction):
+        state.clone().apply_action(((card, r, c, t), (second[0], 0, 0, second[3])))
+    # once the position changes, the drawn action is checked again
+    moved = state.clone()
+    moved.put(second[0], 0, 0)
+    with pytest.raises(IllegalAction):
+        moved.apply_action(drawn)
+    state.apply_action(drawn)
+    assert state.is_legal_board()
+
+
 # --- decks -----------------------------------------------------------------------
 
 def make_deck(options=None, drop=None, extra=()) -> Deck:

@@ -305,6 +305,8 @@ class CommonCarrierGame(Game["CommonCarrierState"]):
         self.card_mask: list[int] = []
         self.card_pbx: list[bool] = []
         self.card_source: list[str] = []
+        #: per card id, the players it counts for as bits (1 << owner, both for a PBX)
+        self.card_counts: list[int] = []
         self.player_cards: list[list[int]] = [[], []]
         for player in (0, 1):
             wanted = {PBX_MASK: chosen[player][0], GOOSE_MASK: chosen[player][1]}
@@ -319,6 +321,7 @@ class CommonCarrierGame(Game["CommonCarrierState"]):
                     self.card_mask.append(mask)
                     self.card_pbx.append(is_gray and mask == PBX_MASK)
                     self.card_source.append(source)
+                    self.card_counts.append(3 if is_gray and mask == PBX_MASK else 1 << player)
 
     @staticmethod
     def _gray_choice(parsed: dict[str, Any], printed: Sequence[Printed]) -> list[tuple[int, int]]:
@@ -371,17 +374,33 @@ class CommonCarrierGame(Game["CommonCarrierState"]):
 
     def greedy_action(self, state: CommonCarrierState, player: int,
                       rng: random.Random) -> tuple:
-        """Best heuristic after the move, evaluated by placing and lifting cards, no clones."""
+        """Best heuristic after the move; ties drawn by ``rng``.
+
+        Plays that put the same kinds of card (whose cards they count for) on the same cells score
+        the same, so each such outcome is scored once (``_AfterMove``), mostly from the distances
+        of the current board without laying any card.
+        """
+        target = self.target
+        after = _AfterMove(state)
+        scores: dict[tuple, int] = {}
+        counts = self.card_counts
         best: list[tuple] = []
         best_score = None
         for action in state.legal_actions(player):
-            undo = [state._put(card, cell_of(r, c), self._oriented(card, t))
-                    for card, r, c, t in action]
-            mine, theirs = state.value(player), state.value(1 - player)
-            score = 1000 if mine >= self.target else (-1000 if theirs >= self.target
-                                                      else mine - theirs)
-            for item in reversed(undo):
-                state._lift(*item)
+            if len(action) == 2:
+                (a, ra, ca, ta), (b, rb, cb, tb) = action
+                x, y = (ra + 1) * W + ca + 1, (rb + 1) * W + cb + 1
+                key: tuple = (x, counts[a], y, counts[b])
+                if y - x in _ORTH_STEPS:  # their shared edge may be a new link
+                    key = (*key, self._oriented(a, ta), self._oriented(b, tb))
+            else:
+                (a, ra, ca, ta), = action
+                key = ((ra + 1) * W + ca + 1, counts[a])
+            score = scores.get(key)
+            if score is None:
+                mine, theirs = after.values(action, player)
+                score = 1000 if mine >= target else (-1000 if theirs >= target else mine - theirs)
+                scores[key] = score
             if best_score is None or score > best_score:
                 best, best_score = [action], score
             elif score == best_score:
@@ -557,51 +576,8 @@ class CommonCarrierState(State):
 
     def value(self, player: int) -> int:
         """Max over node pairs of the fewest of ``player``'s links on any path between them."""
-        line = self.line
-        hl = line[1] & (line[3] >> 1)
-        vl = line[2] & (line[0] >> W)
-        own = self.own[player]
-        hp = hl & own & (own >> 1)
-        vp = vl & own & (own >> W)
-        if not (hp | vp):
-            return 0
-        parent: dict[int, int] = {}
-
-        def find(x: int) -> int:
-            root = x
-            while parent.get(root, root) != root:
-                root = parent[root]
-            while x != root:
-                parent[x], x = root, parent.get(x, x)
-            return root
-
-        for cell in _bits(hl & ~hp):
-            a, b = find(cell), find(cell + 1)
-            if a != b:
-                parent[a] = b
-        for cell in _bits(vl & ~vp):
-            a, b = find(cell), find(cell + W)
-            if a != b:
-                parent[a] = b
-        adjacent: dict[int, set[int]] = {}
-        for cells, step in ((hp, 1), (vp, W)):
-            for cell in _bits(cells):
-                a, b = find(cell), find(cell + step)
-                if a != b:
-                    adjacent.setdefault(a, set()).add(b)
-                    adjacent.setdefault(b, set()).add(a)
-        best = 0
-        for source in adjacent:
-            dist = {source: 0}
-            queue = deque([source])
-            while queue:
-                node = queue.popleft()
-                for nxt in adjacent[node]:
-                    if nxt not in dist:
-                        dist[nxt] = dist[node] + 1
-                        queue.append(nxt)
-            best = max(best, max(dist.values()))
-        return best
+        line, own = self.line, self.own[player]
+        return _best_path(line[1] & (line[3] >> 1), line[2] & (line[0] >> W), own)
 
     def own_links(self, player: int) -> int:
         """How many links on the board are ``player``'s (a PBX counts for both)."""
@@ -1124,6 +1100,156 @@ def _orientations(mask: int) -> tuple[int, ...]:
 
 def _popcount(x: int) -> int:
     return x.bit_count()
+
+
+def _best_path(hl: int, vl: int, own: int) -> int:
+    """The win measure of a board given by its links (``hl``: cell to cell + 1, ``vl``: cell to
+    cell + W) and the cells that count for the player."""
+    hp = hl & own & (own >> 1)
+    vp = vl & own & (own >> W)
+    if not (hp | vp):
+        return 0
+    _root, dist = _link_graph(hl, vl, hp, vp)
+    return max((max(d.values()) for d in dist.values()), default=0)
+
+
+def _link_graph(hl: int, vl: int, hp: int, vp: int) -> tuple[dict[int, int], dict[int, dict[int, int]]]:
+    """Cells joined by links that are not the player's (``hp``, ``vp`` are) are one node; the
+    player's links join nodes. Returns each merged cell's node (a cell missing is its own node) and,
+    from every node with a link of the player's, the fewest of their links to each node it reaches."""
+    parent: dict[int, int] = {}
+
+    def find(x: int) -> int:
+        root = x
+        while parent.get(root, root) != root:
+            root = parent[root]
+        while x != root:
+            parent[x], x = root, parent.get(x, x)
+        return root
+
+    for cell in _bits(hl & ~hp):
+        a, b = find(cell), find(cell + 1)
+        if a != b:
+            parent[a] = b
+    for cell in _bits(vl & ~vp):
+        a, b = find(cell), find(cell + W)
+        if a != b:
+            parent[a] = b
+    adjacent: dict[int, set[int]] = {}
+    for cells, step in ((hp, 1), (vp, W)):
+        for cell in _bits(cells):
+            a, b = find(cell), find(cell + step)
+            if a != b:
+                adjacent.setdefault(a, set()).add(b)
+                adjacent.setdefault(b, set()).add(a)
+    dist: dict[int, dict[int, int]] = {}
+    for source in adjacent:
+        seen = {source: 0}
+        queue = deque([source])
+        while queue:
+            node = queue.popleft()
+            for nxt in adjacent[node]:
+                if nxt not in seen:
+                    seen[nxt] = seen[node] + 1
+                    queue.append(nxt)
+        dist[source] = seen
+    return {cell: find(cell) for cell in list(parent)}, dist
+
+
+_ORTH_STEPS = frozenset((1, -1, W, -W))
+
+
+class _AfterMove:
+    """Both players' win measure after a play, from the current board's distances where it can.
+
+    A card on an empty cell that links to one neighbour only hangs off that neighbour: at no cost
+    for a player it does not count for both ends of, else as one more link after the neighbour's
+    farthest node. A card covering one that counts for the same players changes nothing (the
+    edges must agree with the same neighbours). Anything else (a card linking two or more
+    neighbours, a covered card changing hands, the two cards side by side) is laid and measured
+    from scratch.
+    """
+
+    def __init__(self, state: CommonCarrierState):
+        self.state = state
+        line = state.line
+        self.hl, self.vl = line[1] & (line[3] >> 1), line[2] & (line[0] >> W)
+        self.graphs: list[tuple | None] = [None, None]
+        self.full: dict[tuple[int, int, int], int] = {}
+        self.facing: dict[int, list[int]] = {}
+
+    def values(self, action: tuple, player: int) -> tuple[int, int]:
+        """(``player``'s measure, the rival's) once ``action`` is laid."""
+        counts = self.state.game.card_counts
+        cells = [((r + 1) * W + c + 1, counts[card]) for card, r, c, _ in action]
+        if len(cells) == 2 and cells[1][0] - cells[0][0] in _ORTH_STEPS:
+            return self._laid(action, player)
+        out = []
+        for q in (player, 1 - player):
+            leaves = []
+            for cell, bits in cells:
+                effect = self._effect(q, cell, (bits >> q) & 1)
+                if effect < 0:
+                    return self._laid(action, player)
+                if effect:
+                    leaves.append(effect - 1)
+            out.append(self._with_leaves(q, leaves))
+        return out[0], out[1]
+
+    def _effect(self, q: int, cell: int, counts: int) -> int:
+        """0: ``q``'s distances stay; n + 1: a new link of q's hangs off cell n; -1: unknown."""
+        state = self.state
+        linked = self.facing.get(cell)
+        if linked is None:
+            occ, line = state.occ, state.line
+            linked = [cell + step for side, step in enumerate(SIDE_STEP)
+                      if (occ >> (cell + step)) & 1 and (line[OPPOSITE[side]] >> (cell + step)) & 1]
+            self.facing[cell] = linked
+        if not linked:
+            return 0
+        if (state.occ >> cell) & 1:
+            return 0 if ((state.own[q] >> cell) & 1) == counts else -1
+        if len(linked) > 1:
+            return -1
+        n = linked[0]
+        return n + 1 if counts and (state.own[q] >> n) & 1 else 0
+
+    def _with_leaves(self, q: int, leaves: list[int]) -> int:
+        graph = self.graphs[q]
+        if graph is None:
+            own = self.state.own[q]
+            hp = self.hl & own & (own >> 1)
+            vp = self.vl & own & (own >> W)
+            root, dist = _link_graph(self.hl, self.vl, hp, vp)
+            ecc = {node: max(d.values()) for node, d in dist.items()}
+            graph = self.graphs[q] = (root, dist, ecc, max(ecc.values(), default=0))
+        root, dist, ecc, best = graph
+        nodes = [root.get(n, n) for n in leaves]
+        for node in nodes:
+            best = max(best, 1 + ecc.get(node, 0))
+        if len(nodes) == 2:
+            a, b = nodes
+            d = 0 if a == b else dist.get(a, {}).get(b)
+            if d is not None:
+                best = max(best, d + 2)
+        return best
+
+    def _laid(self, action: tuple, player: int) -> tuple[int, int]:
+        state = self.state
+        game = state.game
+        undo = [state._put(card, cell_of(r, c), game._oriented(card, t)) for card, r, c, t in action]
+        line = state.line
+        hl, vl = line[1] & (line[3] >> 1), line[2] & (line[0] >> W)
+        out = []
+        for q in (player, 1 - player):
+            key = (hl, vl, state.own[q])
+            v = self.full.get(key)
+            if v is None:
+                v = self.full[key] = _best_path(hl, vl, state.own[q])
+            out.append(v)
+        for item in reversed(undo):
+            state._lift(*item)
+        return out[0], out[1]
 
 
 # --- the validator's constructive check ------------------------------------
