@@ -543,7 +543,13 @@ def test_greedy_scores_every_play_as_if_it_were_laid(seed, steps, options):
         laid = state.clone()
         for card, r, c, t in action:
             laid._put(card, cc.cell_of(r, c), game._oriented(card, t))
-        assert after.values(action, player) == (laid.value(player), laid.value(1 - player))
+        measured = (laid.value(player), laid.value(1 - player))
+        assert after.values(action, player) == measured
+        if len(action) == 2:
+            x, y = cc.cell_of(*action[0][1:3]), cc.cell_of(*action[1][1:3])
+            if y - x not in cc._ORTH_STEPS:
+                counts = game.card_counts
+                assert after.apart(action, player, x, counts[action[0][0]], y, counts[action[1][0]]) == measured
 
 
 def test_only_the_engines_own_draw_skips_the_check():

@@ -398,7 +398,10 @@ class CommonCarrierGame(Game["CommonCarrierState"]):
                 key = ((ra + 1) * W + ca + 1, counts[a])
             score = scores.get(key)
             if score is None:
-                mine, theirs = after.values(action, player)
+                if len(key) == 4:
+                    mine, theirs = after.apart(action, player, *key)
+                else:
+                    mine, theirs = after.values(action, player)
                 score = 1000 if mine >= target else (-1000 if theirs >= target else mine - theirs)
                 scores[key] = score
             if best_score is None or score > best_score:
@@ -1157,16 +1160,20 @@ def _link_graph(hl: int, vl: int, hp: int, vp: int) -> tuple[dict[int, int], dic
 
 
 _ORTH_STEPS = frozenset((1, -1, W, -W))
+#: a card that changes nobody's distances (see ``_AfterMove._piece``)
+_NOTHING: tuple = (frozenset(), 0, 0, None)
 
 
 class _AfterMove:
     """Both players' win measure after a play, from the current board's distances where it can.
 
-    A card on an empty cell that links to one neighbour only hangs off that neighbour: at no cost
-    for a player it does not count for both ends of, else as one more link after the neighbour's
-    farthest node. A card covering one that counts for the same players changes nothing (the
-    edges must agree with the same neighbours). Anything else (a card linking two or more
-    neighbours, a covered card changing hands, the two cards side by side) is laid and measured
+    The edges of a card must agree with its neighbours, so the links on the board after a play are
+    the links before plus, for each card laid on an empty cell, one to every neighbour showing it a
+    line (and one between the two cards if they lie side by side, both with a line there). A card
+    covering another keeps its links; only whom they count for may change. So a play is one or two
+    new nodes hung on the nodes they link to: while no two of those links reach the same group of
+    connected nodes, no path gets shorter and the longest new path runs from the farthest node of
+    one link's group to the farthest of another's. Plays that close a loop are laid and measured
     from scratch.
     """
 
@@ -1174,64 +1181,155 @@ class _AfterMove:
         self.state = state
         line = state.line
         self.hl, self.vl = line[1] & (line[3] >> 1), line[2] & (line[0] >> W)
-        self.graphs: list[tuple | None] = [None, None]
+        #: per player and covered cells that change hands: root, distances, eccentricity,
+        #: group of each node, and the measure
+        self.graphs: dict[tuple[int, int], tuple] = {}
         self.full: dict[tuple[int, int, int], int] = {}
         self.facing: dict[int, list[int]] = {}
+        self.pieces: dict[tuple[int, int, int, int], tuple] = {}
+        self.cells: dict[tuple[int, int, int], tuple | None] = {}
 
     def values(self, action: tuple, player: int) -> tuple[int, int]:
         """(``player``'s measure, the rival's) once ``action`` is laid."""
-        counts = self.state.game.card_counts
-        cells = [((r + 1) * W + c + 1, counts[card]) for card, r, c, _ in action]
-        if len(cells) == 2 and cells[1][0] - cells[0][0] in _ORTH_STEPS:
-            return self._laid(action, player)
+        state = self.state
+        game = state.game
+        occ = state.occ
+        placed = [((r + 1) * W + c + 1, game.card_counts[card], game._oriented(card, t))
+                  for card, r, c, t in action]
+        link_xy = False
+        if len(placed) == 2:
+            (x, _, mx), (y, _, my) = placed
+            step = y - x
+            if step in _ORTH_STEPS:
+                if (occ >> x) & 1 or (occ >> y) & 1:
+                    return self._laid(action, player)
+                side = SIDE_STEP.index(step)
+                link_xy = bool(mx & SIDE_BITS[side]) and bool(my & SIDE_BITS[OPPOSITE[side]])
         out = []
         for q in (player, 1 - player):
-            leaves = []
-            for cell, bits in cells:
-                effect = self._effect(q, cell, (bits >> q) & 1)
-                if effect < 0:
-                    return self._laid(action, player)
-                if effect:
-                    leaves.append(effect - 1)
-            out.append(self._with_leaves(q, leaves))
+            own = state.own[q]
+            flip = 0
+            new = []
+            for cell, bits, _ in placed:
+                counts = (bits >> q) & 1
+                if (occ >> cell) & 1:
+                    if ((own >> cell) & 1) != counts and self._facing(cell):
+                        flip |= 1 << cell
+                else:
+                    new.append((cell, counts))
+            v = self._joined(q, flip, new, link_xy)
+            if v is None:
+                return self._laid(action, player)
+            out.append(v)
         return out[0], out[1]
 
-    def _effect(self, q: int, cell: int, counts: int) -> int:
-        """0: ``q``'s distances stay; n + 1: a new link of q's hangs off cell n; -1: unknown."""
+    def apart(self, action: tuple, player: int, x: int, bx: int, y: int, by: int) -> tuple[int, int]:
+        """``values`` of two cards not side by side (``bx``, ``by``: whom they count for)."""
+        out = []
+        for q in (player, 1 - player):
+            pa = self._cell(q, x, (bx >> q) & 1)
+            pb = self._cell(q, y, (by >> q) & 1)
+            if pa is None or pb is None:  # a covered card changes hands
+                return self.values(action, player)
+            ga, far_a, through_a, one_a = pa
+            gb, far_b, through_b, one_b = pb
+            if ga is None or gb is None:
+                return self._laid(action, player)
+            graph = self.graphs[(q, 0)]
+            if ga & gb:
+                if one_a is None or one_b is None:
+                    return self._laid(action, player)
+                (a, ca), (b, cb) = one_a, one_b
+                d = 0 if a == b else graph[1][a][b]
+                out.append(max(graph[4], far_a, far_b, ca + d + cb))
+            else:
+                out.append(max(graph[4], through_a, through_b))
+        return out[0], out[1]
+
+    def _cell(self, q: int, cell: int, counts: int) -> tuple | None:
+        """What one card on ``cell`` does to ``q``'s distances: a piece as ``_piece`` gives it
+        (a covered card that keeps its owner or has no links: a piece with nothing), or None if the
+        covered card changes hands."""
+        key = (q, cell, counts)
+        if key in self.cells:
+            return self.cells[key]
         state = self.state
+        self._graph(q, 0)
+        if (state.occ >> cell) & 1:
+            same = ((state.own[q] >> cell) & 1) == counts or not self._facing(cell)
+            out = _NOTHING if same else None
+        else:
+            out = self._piece(q, 0, cell, counts)
+        self.cells[key] = out
+        return out
+
+    def _facing(self, cell: int) -> list[int]:
+        """Occupied neighbours of ``cell`` showing it a line."""
         linked = self.facing.get(cell)
         if linked is None:
-            occ, line = state.occ, state.line
+            occ, line = self.state.occ, self.state.line
             linked = [cell + step for side, step in enumerate(SIDE_STEP)
                       if (occ >> (cell + step)) & 1 and (line[OPPOSITE[side]] >> (cell + step)) & 1]
             self.facing[cell] = linked
-        if not linked:
-            return 0
-        if (state.occ >> cell) & 1:
-            return 0 if ((state.own[q] >> cell) & 1) == counts else -1
-        if len(linked) > 1:
-            return -1
-        n = linked[0]
-        return n + 1 if counts and (state.own[q] >> n) & 1 else 0
+        return linked
 
-    def _with_leaves(self, q: int, leaves: list[int]) -> int:
-        graph = self.graphs[q]
+    def _graph(self, q: int, flip: int) -> tuple:
+        graph = self.graphs.get((q, flip))
         if graph is None:
-            own = self.state.own[q]
+            own = self.state.own[q] ^ flip
             hp = self.hl & own & (own >> 1)
             vp = self.vl & own & (own >> W)
             root, dist = _link_graph(self.hl, self.vl, hp, vp)
             ecc = {node: max(d.values()) for node, d in dist.items()}
-            graph = self.graphs[q] = (root, dist, ecc, max(ecc.values(), default=0))
-        root, dist, ecc, best = graph
-        nodes = [root.get(n, n) for n in leaves]
-        for node in nodes:
-            best = max(best, 1 + ecc.get(node, 0))
-        if len(nodes) == 2:
-            a, b = nodes
-            d = 0 if a == b else dist.get(a, {}).get(b)
-            if d is not None:
-                best = max(best, d + 2)
+            group = {node: min(d) for node, d in dist.items()}
+            graph = self.graphs[(q, flip)] = (root, dist, ecc, group, max(ecc.values(), default=0), own)
+        return graph
+
+    def _piece(self, q: int, flip: int, cell: int, counts: int) -> tuple:
+        """A new card on an empty cell: the groups its links reach (None if one twice: a loop),
+        its farthest reach, its longest path through it, and its one (node, cost) if it has one link."""
+        key = (q, flip, cell, counts)
+        piece = self.pieces.get(key)
+        if piece is None:
+            root, _dist, ecc, group, _best, own = self._graph(q, flip)
+            reach = [0]
+            groups = []
+            ends = []
+            for n in self._facing(cell):
+                node = root.get(n, n)
+                cost = counts & (own >> n) & 1
+                reach.append(cost + ecc.get(node, 0))
+                groups.append(group.get(node, node))
+                ends.append((node, cost))
+            reach.sort(reverse=True)
+            through = reach[0] + reach[1] if len(reach) > 1 else 0
+            piece = self.pieces[key] = (frozenset(groups) if len(set(groups)) == len(groups) else None,
+                                        reach[0], through, ends[0] if len(ends) == 1 else None)
+        return piece
+
+    def _joined(self, q: int, flip: int, new: list[tuple[int, int]], link_xy: bool) -> int | None:
+        """The measure with the new cells hung on, or None if they close a loop."""
+        graph = self._graph(q, flip)
+        best = graph[4]
+        if not new:
+            return best
+        if len(new) == 1:
+            groups, _far, through, _one = self._piece(q, flip, *new[0])
+            return None if groups is None else max(best, through)
+        ga, far_a, through_a, one_a = self._piece(q, flip, *new[0])
+        gb, far_b, through_b, one_b = self._piece(q, flip, *new[1])
+        if ga is None or gb is None:
+            return None
+        if ga & gb:
+            if link_xy or one_a is None or one_b is None:
+                return None
+            # each card linked to one node of the same group: the path between them
+            (a, ca), (b, cb) = one_a, one_b
+            d = 0 if a == b else graph[1][a][b]
+            return max(best, far_a, far_b, ca + d + cb)
+        best = max(best, through_a, through_b)
+        if link_xy:
+            best = max(best, far_a + (new[0][1] & new[1][1]) + far_b)
         return best
 
     def _laid(self, action: tuple, player: int) -> tuple[int, int]:
