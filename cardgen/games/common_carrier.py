@@ -241,6 +241,11 @@ for _cell in range(CELLS):
             DIAG[_cell] |= 1 << (_cell + _s)
 
 
+_ROW_COL = [row_col(_cell) for _cell in range(CELLS)]
+#: the span window of each bounding box seen (filled as boxes appear)
+_WINDOWS: dict[tuple[int, int, int, int], int] = {}
+
+
 def _rows(lo: int, hi: int) -> int:
     return sum(ROW_SET[r] for r in range(max(lo, 0), min(hi, INNER - 1) + 1))
 
@@ -491,7 +496,7 @@ class CommonCarrierState(State):
         #: per player, the move at which their best path first reached 5, 6, 7, 8
         self.reached: list[list[int | None]] = [[None] * 4, [None] * 4]
         self._level = 0
-        self._sets: tuple[int, int, int, list[list[int]], Any] | None = None
+        self._sets: tuple[int, int, int, tuple[tuple[int, int], ...], Any] | None = None
         self._combos: list | None = None
         #: per oriented mask, where it fits on this board (``_fits``), reset with ``_sets``
         self._fit_cache: dict[int, tuple[int, tuple[int, int, int, int]]] = {}
@@ -775,29 +780,29 @@ class CommonCarrierState(State):
 
     def _put(self, card: int, cell: int, mask: int) -> tuple:
         """Lay ``card`` on ``cell``; returns what ``_lift`` needs to undo it."""
-        undo = (cell, self.top[cell], self.mask[cell], self.bbox)
+        box = self.bbox
+        undo = (cell, self.top[cell], self.mask[cell], box)
         bit = 1 << cell
+        keep = ~bit
         self.top[cell] = card
         self.mask[cell] = mask
         self.occ |= bit
         line = self.line
-        for i in range(4):
-            if mask & SIDE_BITS[i]:
-                line[i] |= bit
-            else:
-                line[i] &= ~bit
-        game = self.game
-        for p in (0, 1):
-            if game.card_owner[card] == p or game.card_pbx[card]:
-                self.own[p] |= bit
-            else:
-                self.own[p] &= ~bit
-        r, c = row_col(cell)
-        if self.bbox is None:
+        line[0] = line[0] & keep | bit * (mask & 1)
+        line[1] = line[1] & keep | bit * (mask >> 1 & 1)
+        line[2] = line[2] & keep | bit * (mask >> 2 & 1)
+        line[3] = line[3] & keep | bit * (mask >> 3)
+        counts = self.game.card_counts[card]
+        own = self.own
+        own[0] = own[0] & keep | bit * (counts & 1)
+        own[1] = own[1] & keep | bit * (counts >> 1)
+        r, c = _ROW_COL[cell]
+        if box is None:
             self.bbox = (r, r, c, c)
         else:
-            r0, r1, c0, c1 = self.bbox
-            self.bbox = (min(r0, r), max(r1, r), min(c0, c), max(c1, c))
+            r0, r1, c0, c1 = box
+            if r < r0 or r > r1 or c < c0 or c > c1:
+                self.bbox = (min(r0, r), max(r1, r), min(c0, c), max(c1, c))
         return undo
 
     def _lift(self, cell: int, card: int, mask: int, bbox: Any) -> None:
@@ -824,24 +829,29 @@ class CommonCarrierState(State):
         if self._sets is not None:
             return self._sets
         occ = self.occ
+        bad: tuple[tuple[int, int], ...]
         if not occ:
             frontier, window = 1 << CENTER, INNER_SET
-            bad = [[0, 0] for _ in range(4)]
+            bad = ((0, 0),) * 4
             conflicts = None
         else:
-            assert self.bbox is not None  # an occupied board has a bounding box
-            r0, r1, c0, c1 = self.bbox
-            window = _rows(r1 - SPAN + 1, r0 + SPAN - 1) & _cols(c1 - SPAN + 1, c0 + SPAN - 1)
-            frontier = _near(occ) & window
-            line = self.line
+            box = self.bbox
+            assert box is not None  # an occupied board has a bounding box
+            known = _WINDOWS.get(box)
+            if known is None:
+                r0, r1, c0, c1 = box
+                known = _WINDOWS[box] = (_rows(r1 - SPAN + 1, r0 + SPAN - 1)
+                                         & _cols(c1 - SPAN + 1, c0 + SPAN - 1))
+            window = known
+            frontier = (occ | occ << 1 | occ >> 1 | occ << W | occ >> W | occ << (W + 1)
+                        | occ << (W - 1) | occ >> (W + 1) | occ >> (W - 1)) & window
+            l0, l1, l2, l3 = self.line
             # a cell conflicts on side i when its neighbour there is occupied and
             # shows a line (for a blank side) or a blank (for a line side)
-            facing = (line[2] << W, line[3] >> 1, line[0] >> W, line[1] << 1)
-            occ_at = (occ << W, occ >> 1, occ >> W, occ << 1)
-            bad = [[facing[i], occ_at[i] & ~facing[i]] for i in range(4)]
-            conflicts = None
-            if r1 - r0 == SPAN - 2 or c1 - c0 == SPAN - 2:
-                conflicts = (r0, r1, c0, c1)
+            f0, f1, f2, f3 = l2 << W, l3 >> 1, l0 >> W, l1 << 1
+            bad = ((f0, occ << W & ~f0), (f1, occ >> 1 & ~f1), (f2, occ >> W & ~f2), (f3, occ << 1 & ~f3))
+            r0, r1, c0, c1 = box
+            conflicts = box if r1 - r0 == SPAN - 2 or c1 - c0 == SPAN - 2 else None
         self._sets = (occ, frontier, window, bad, conflicts)
         return self._sets
 
@@ -867,6 +877,9 @@ class CommonCarrierState(State):
             return self._combos
         cards = self.pending if self.phase == PHASE_HANDOVER else self.hands[self.player]
         game = self.game
+        if self._level == 2 and len(cards) == 2:
+            self._combos = self._two_card_combos(*cards)
+            return self._combos
         kinds: dict[int, list[int]] = {}
         for card in cards:
             kinds.setdefault(canonical(game.card_mask[card]), []).append(card)
@@ -896,6 +909,36 @@ class CommonCarrierState(State):
                                 else:
                                     combos.append((2 * n, ("two", a, ma, b, mb)))
         self._combos = combos
+        return combos
+
+    def _two_card_combos(self, a: int, b: int) -> list:
+        """``_combo_list`` for a hand of two cards to play both (the usual turn), in its order."""
+        masks = self.game.card_mask
+        ka, kb = _CANONICAL[masks[a]], _CANONICAL[masks[b]]
+        if ka > kb:
+            a, b = b, a
+        combos: list[tuple[int, tuple[Any, ...]]] = []
+        count = self._count_pairs
+        if ka == kb:
+            m, *other = _ORIENTATIONS[masks[a]]
+            n = count(m, m)
+            if n:
+                combos.append((n, ("same", a, m, b, m)))
+            if other:
+                t = other[0]
+                n = count(m, t)  # the same as (t, m): swap the two cells
+                if n:
+                    combos.append((n, ("same", a, m, b, t)))
+                    combos.append((n, ("same", a, t, b, m)))
+                n = count(t, t)
+                if n:
+                    combos.append((n, ("same", a, t, b, t)))
+        else:
+            for ma in _ORIENTATIONS[masks[a]]:
+                for mb in _ORIENTATIONS[masks[b]]:
+                    n = count(ma, mb)
+                    if n:
+                        combos.append((2 * n, ("two", a, ma, b, mb)))
         return combos
 
     def _count_pairs(self, ma: int, mb: int) -> int:
@@ -1099,6 +1142,10 @@ class CommonCarrierState(State):
 def _orientations(mask: int) -> tuple[int, ...]:
     t = turned(mask)
     return (mask,) if t == mask else (mask, t)
+
+
+_ORIENTATIONS = [_orientations(_m) for _m in range(16)]
+_CANONICAL = [canonical(_m) for _m in range(16)]
 
 
 def _popcount(x: int) -> int:
