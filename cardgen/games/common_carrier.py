@@ -500,6 +500,7 @@ class CommonCarrierState(State):
         self._combos: list | None = None
         #: per oriented mask, where it fits on this board (``_fits``), reset with ``_sets``
         self._fit_cache: dict[int, tuple[int, tuple[int, int, int, int]]] = {}
+        self._near_cache: dict[int, tuple[int, int, int, tuple[int, int, int, int]]] = {}
         #: the last action this state drew or chose itself for the current position: applying
         #: that very object needs no check (reset whenever the position changes)
         self._trusted: tuple | None = None
@@ -545,6 +546,7 @@ class CommonCarrierState(State):
         other.reached = [r[:] for r in self.reached]
         other._winners = self._winners[:]
         other._fit_cache = dict(self._fit_cache)
+        other._near_cache = dict(self._near_cache)
         return other
 
     def legal_actions(self, player: int | None = None) -> list[tuple]:
@@ -820,6 +822,7 @@ class CommonCarrierState(State):
         self._sets = None
         self._combos = None
         self._fit_cache = {}
+        self._near_cache = {}
         self._trusted = None
 
     # --- counting and listing legal plays ---------------------------------
@@ -869,6 +872,29 @@ class CommonCarrierState(State):
         out = (fit, (window & ~(b1 | b2 | b3), window & ~(b0 | b2 | b3),
                      window & ~(b0 | b1 | b3), window & ~(b0 | b1 | b2)))
         self._fit_cache[mask] = out
+        return out
+
+    def _near_fits(self, mask: int) -> tuple[int, int, int, tuple[int, int, int, int]]:
+        """For ``_count_pairs``: cells near the board where ``mask`` fits, how many, the ways to put
+        a second card at a corner of one of them, away from the board, and ``_fits``' sides.
+
+        Away from the board every mask fits (no neighbour to disagree with), so the second card's
+        cells are the window's cells away from the board whatever its mask.
+        """
+        cached = self._near_cache.get(mask)
+        if cached is not None:
+            return cached
+        occ, frontier, window, _bad, _ = self._board_sets()
+        fit, except_side = self._fits(mask)
+        near = fit & frontier
+        free = near & ~occ
+        corner = 0
+        if free:
+            away = window & ~frontier
+            pc = int.bit_count
+            corner = (pc(free & away << (W + 1)) + pc(free & away << (W - 1))
+                      + pc(free & away >> (W - 1)) + pc(free & away >> (W + 1)))
+        out = self._near_cache[mask] = (near, near.bit_count(), corner, except_side)
         return out
 
     def _combo_list(self) -> list:
@@ -947,28 +973,17 @@ class CommonCarrierState(State):
         Written out by hand (shifts for the steps -W, 1, W, -1 and the four
         diagonals): it is the inner loop of every random playout.
         """
-        occ, frontier, _window, _bad, conflicts = self._board_sets()
-        fa, exa = self._fits(ma)
-        fb, exb = self._fits(mb)
-        pa, pb = fa & frontier, fb & frontier
+        _occ, frontier, _window, _bad, conflicts = self._board_sets()
+        pa, na, corner_a, exa = self._near_fits(ma)
+        pb, nb, corner_b, exb = self._near_fits(mb)
         pc = int.bit_count
         # cells for a and b, each near the board: any two cells but the same or orthogonal neighbours
-        n = (pc(pa) * pc(pb) - pc(pa & pb) - pc(pa & pb << W) - pc(pa & pb >> 1)
+        n = (na * nb - pc(pa & pb) - pc(pa & pb << W) - pc(pa & pb >> 1)
              - pc(pa & pb >> W) - pc(pa & pb << 1))
         if conflicts is not None:
             n -= self._span_conflicts(pa, pb, conflicts)
         # one card away from the board, held on by the other at a corner
-        qa, qb = fa & ~frontier, fb & ~frontier
-        if qb:
-            free_pa = pa & ~occ
-            if free_pa:
-                n += (pc(free_pa & qb << (W + 1)) + pc(free_pa & qb << (W - 1))
-                      + pc(free_pa & qb >> (W - 1)) + pc(free_pa & qb >> (W + 1)))
-        if qa:
-            free_pb = pb & ~occ
-            if free_pb:
-                n += (pc(qa & free_pb << (W + 1)) + pc(qa & free_pb << (W - 1))
-                      + pc(qa & free_pb >> (W - 1)) + pc(qa & free_pb >> (W + 1)))
+        n += corner_a + corner_b
         # orthogonal neighbours whose shared edges agree, at least one near the board
         # (a's side i faces b's side i + 2; b sits at a + step)
         if not (ma ^ (mb >> 2)) & 1:  # a's top, b's bottom: b = a - W
