@@ -1,6 +1,7 @@
 """Common Carrier engine: hand-built boards with known answers, playouts, properties."""
 from __future__ import annotations
 
+import collections
 import dataclasses
 import itertools
 import random
@@ -429,6 +430,23 @@ def test_sampled_actions_cover_exactly_the_listed_ones():
     assert by_index == listed
     assert all(state.sample_action(rng) in listed for _ in range(200))
 
+
+
+@pytest.mark.parametrize("options,seed,moves", [({}, 9, 8), ({}, 3, 14), ({"hole_card": True}, 5, 10)])
+def test_sampled_actions_are_drawn_uniformly(options, seed, moves):
+    """Every listed action turns up about equally often (a chi-square test far out in the tail)."""
+    game = CommonCarrierGame(options=options)
+    rng = random.Random(seed)
+    state = game.new_initial_state(rng)
+    for _ in range(moves):
+        state.apply_action(game.random_action(state, state.player, rng))
+    listed = state.legal_actions()
+    expected = 40
+    seen = collections.Counter(state.sample_action(rng) for _ in range(expected * len(listed)))
+    assert set(seen) == set(listed)
+    chi2 = sum((seen[a] - expected) ** 2 / expected for a in listed)
+    dof = len(listed) - 1
+    assert chi2 < dof + 6 * (2 * dof) ** 0.5
 
 def _brute_force_positions(state: cc.CommonCarrierState) -> set:
     """Every legal end-of-turn position, by trying every placement near the board."""

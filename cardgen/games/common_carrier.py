@@ -501,6 +501,7 @@ class CommonCarrierState(State):
         #: per oriented mask, where it fits on this board (``_fits``), reset with ``_sets``
         self._fit_cache: dict[int, tuple[int, tuple[int, int, int, int]]] = {}
         self._near_cache: dict[int, tuple[int, int, int, tuple[int, int, int, int]]] = {}
+        self._cell_lists: dict[int, list[int]] = {}
         #: the last action this state drew or chose itself for the current position: applying
         #: that very object needs no check (reset whenever the position changes)
         self._trusted: tuple | None = None
@@ -569,7 +570,10 @@ class CommonCarrierState(State):
         pick = rng.randrange(sum(weight for weight, _ in combos))
         for weight, combo in combos:
             if pick < weight:
-                action = self._combo_action_at(combo, pick if combo[0] == "same" else pick // 2)
+                if combo[0] == "one":
+                    action = self._combo_action_at(combo, pick // 2)
+                else:
+                    action = self._sample_pair(combo, weight if combo[0] == "same" else weight // 2, rng)
                 self._trusted = action
                 return action
             pick -= weight
@@ -823,6 +827,7 @@ class CommonCarrierState(State):
         self._combos = None
         self._fit_cache = {}
         self._near_cache = {}
+        self._cell_lists = {}
         self._trusted = None
 
     # --- counting and listing legal plays ---------------------------------
@@ -1109,6 +1114,78 @@ class CommonCarrierState(State):
                 return self._pair_action(a, ma, x, b, mb, y)
             index -= n
         raise AssertionError("index beyond the combination's count")
+
+    def _sample_pair(self, combo: tuple, n: int, rng: random.Random) -> tuple:
+        """One of the ``n`` ordered placements of a two-card combination, uniformly.
+
+        Most have both cards near the board and apart: those are drawn by drawing each card's cell
+        near the board until the two are apart; the few others are counted out (``_count_pairs``
+        has the same parts in the same order).
+        """
+        kind, a, ma, b, mb = combo
+        *_, conflicts = self._board_sets()
+        pa, na, *_ = self._near_fits(ma)
+        pb, nb, *_ = self._near_fits(mb)
+        pc = int.bit_count
+        apart = (na * nb - pc(pa & pb) - pc(pa & pb << W) - pc(pa & pb >> 1)
+                 - pc(pa & pb >> W) - pc(pa & pb << 1))
+        if conflicts is not None:
+            apart -= self._span_conflicts(pa, pb, conflicts)
+        pick = rng.randrange(n)
+        if pick < apart:
+            cells_a, cells_b = self._cells_of(pa), self._cells_of(pb)
+            while True:
+                x = cells_a[rng.randrange(na)]
+                y = cells_b[rng.randrange(nb)]
+                if x == y or y - x in _ORTH_STEPS:
+                    continue
+                if conflicts is not None and (self._stretching(x, conflicts) >> y) & 1:
+                    continue
+                break
+        else:
+            x, y = self._counted_pair(pick - apart, ma, mb)
+        if kind == "same" and x > y:
+            # the same position with the two identical cards swapped
+            return self._pair_action(a, mb, y, b, ma, x)
+        return self._pair_action(a, ma, x, b, mb, y)
+
+    def _counted_pair(self, index: int, ma: int, mb: int) -> tuple[int, int]:
+        """The index-th of the placements ``_sample_pair`` does not draw: a card away from the board
+        at a corner of the other (a's near, then b's near), then side by side."""
+        occ, frontier, window, _bad, _ = self._board_sets()
+        pa, _, _, exa = self._near_fits(ma)
+        pb, _, _, exb = self._near_fits(mb)
+        away = window & ~frontier
+        pc = int.bit_count
+        for x in _bits(pa & ~occ):
+            ys = DIAG[x] & away
+            k = pc(ys)
+            if index < k:
+                return x, _nth_bit(ys, index)
+            index -= k
+        for y in _bits(pb & ~occ):
+            xs = DIAG[y] & away
+            k = pc(xs)
+            if index < k:
+                return _nth_bit(xs, index), y
+            index -= k
+        for side, step in enumerate(SIDE_STEP):
+            opp = OPPOSITE[side]
+            if bool(ma & SIDE_BITS[side]) == bool(mb & SIDE_BITS[opp]):
+                ones = (exa[side] & _shift_back(exb[opp], step)
+                        & (frontier | _shift_back(frontier, step)))
+                k = pc(ones)
+                if index < k:
+                    x = _nth_bit(ones, index)
+                    return x, x + step
+                index -= k
+        raise AssertionError("index beyond the combination's count")
+
+    def _cells_of(self, cells: int) -> list[int]:
+        listed = self._cell_lists.get(cells)
+        if listed is None:
+            listed = self._cell_lists[cells] = list(_bits(cells))
+        return listed
 
     def _pair_action(self, a: int, ma: int, x: int, b: int, mb: int, y: int) -> tuple:
         masks = self.game.card_mask
