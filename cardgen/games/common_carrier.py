@@ -1352,7 +1352,7 @@ class _AfterMove:
             for cell, bits, _ in placed:
                 counts = (bits >> q) & 1
                 if (occ >> cell) & 1:
-                    if ((own >> cell) & 1) != counts and self._facing(cell):
+                    if ((own >> cell) & 1) != counts and any((own >> n) & 1 for n in self._facing(cell)):
                         flip |= 1 << cell
                 else:
                     new.append((cell, counts))
@@ -1393,10 +1393,21 @@ class _AfterMove:
         if key in self.cells:
             return self.cells[key]
         state = self.state
-        self._graph(q, 0)
+        graph = self._graph(q, 0)
         if (state.occ >> cell) & 1:
-            same = ((state.own[q] >> cell) & 1) == counts or not self._facing(cell)
-            out = _NOTHING if same else None
+            own = state.own[q]
+            linked = self._facing(cell)
+            if ((own >> cell) & 1) == counts or not any((own >> n) & 1 for n in linked):
+                out = _NOTHING  # every link here costs q what it did
+            elif counts and len(linked) == 1:
+                # q's card covers a card that was not q's and links to one node of q's: it hangs
+                # off that node like a new card
+                root, _dist, ecc, group, _best, _own = graph
+                node = root.get(linked[0], linked[0])
+                far = 1 + ecc.get(node, 0)
+                out = (frozenset((group.get(node, node),)), far, far, (node, 1))
+            else:
+                out = None
         else:
             out = self._piece(q, 0, cell, counts)
         self.cells[key] = out
