@@ -385,35 +385,60 @@ class CommonCarrierGame(Game["CommonCarrierState"]):
         the same, so each such outcome is scored once (``_AfterMove``), mostly from the distances
         of the current board without laying any card.
         """
+        if state.finished or player != state.player:
+            raise IllegalAction(f"player {player} has no move here")
         target = self.target
         after = _AfterMove(state)
         scores: dict[tuple, int] = {}
         counts = self.card_counts
+        masks = self.card_mask
+        # in the order of legal_actions(), without making each action until it is needed
         best: list[tuple] = []
         best_score = None
-        for action in state.legal_actions(player):
-            if len(action) == 2:
-                (a, ra, ca, ta), (b, rb, cb, tb) = action
-                x, y = (ra + 1) * W + ca + 1, (rb + 1) * W + cb + 1
-                key: tuple = (x, counts[a], y, counts[b])
-                if y - x in _ORTH_STEPS:  # their shared edge may be a new link
-                    key = (*key, self._oriented(a, ta), self._oriented(b, tb))
+        placed: list[tuple]
+        for _, combo in state._combo_list():
+            if combo[0] == "one":
+                _, card, mask = combo
+                fit, _ = state._fits(mask)
+                placed = [(card, mask, cell) for cell in _bits(fit & state._board_sets()[1])]
             else:
-                (a, ra, ca, ta), = action
-                key = ((ra + 1) * W + ca + 1, counts[a])
-            score = scores.get(key)
-            if score is None:
-                if len(key) == 4:
-                    mine, theirs = after.apart(action, player, *key)
+                kind, a, ma, b, mb = combo
+                placed = []
+                for c1, c2s, step in state._pair_chunks(ma, mb):
+                    if step == 0:
+                        placed.extend((a, ma, c1, b, mb, c2) for c2 in _bits(c2s))
+                    else:
+                        placed.extend((a, ma, x, b, mb, x + step) for x in _bits(c2s))
+                if kind == "same":
+                    placed = [p for p in placed if p[2] < p[5]]
+            for place in placed:
+                if len(place) == 6:
+                    a, ma, x, b, mb, y = place
+                    key: tuple
+                    if x > y:  # the same outcome either way round
+                        key = (y, counts[b], x, counts[a])
+                        if x - y in _ORTH_STEPS:  # their shared edge may be a new link
+                            key = (*key, mb, ma)
+                    else:
+                        key = (x, counts[a], y, counts[b])
+                        if y - x in _ORTH_STEPS:
+                            key = (*key, ma, mb)
                 else:
-                    mine, theirs = after.values(action, player)
-                score = 1000 if mine >= target else (-1000 if theirs >= target else mine - theirs)
-                scores[key] = score
-            if best_score is None or score > best_score:
-                best, best_score = [action], score
-            elif score == best_score:
-                best.append(action)
-        choice = rng.choice(best)
+                    key = (place[2], counts[place[0]])
+                score = scores.get(key)
+                if score is None:
+                    action = _placement_action(state, place, masks)
+                    if len(key) == 4:
+                        mine, theirs = after.apart(action, player, *key)
+                    else:
+                        mine, theirs = after.values(action, player)
+                    score = 1000 if mine >= target else (-1000 if theirs >= target else mine - theirs)
+                    scores[key] = score
+                if best_score is None or score > best_score:
+                    best, best_score = [place], score
+                elif score == best_score:
+                    best.append(place)
+        choice = _placement_action(state, rng.choice(best), masks)
         state._trusted = choice
         return choice
 
@@ -1299,6 +1324,14 @@ def _link_graph(hl: int, vl: int, hp: int, vp: int) -> tuple[dict[int, int], dic
 
 
 _ORTH_STEPS = frozenset((1, -1, W, -W))
+
+
+def _placement_action(state: CommonCarrierState, place: tuple, masks: list[int]) -> tuple:
+    """The action of ``(card, mask, cell)`` or ``(a, ma, x, b, mb, y)`` as legal_actions() gives it."""
+    if len(place) == 6:
+        return state._pair_action(*place)
+    card, mask, cell = place
+    return ((card, *row_col(cell), mask != masks[card]),)
 #: a card that changes nobody's distances (see ``_AfterMove._piece``)
 _NOTHING: tuple = (frozenset(), 0, 0, None)
 
