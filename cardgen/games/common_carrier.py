@@ -1373,10 +1373,13 @@ class _AfterMove:
             (x, _, mx), (y, _, my) = placed
             step = y - x
             if step in _ORTH_STEPS:
-                if (occ >> x) & 1 or (occ >> y) & 1:
-                    return self._laid(action, player)
                 side = SIDE_STEP.index(step)
                 link_xy = bool(mx & SIDE_BITS[side]) and bool(my & SIDE_BITS[OPPOSITE[side]])
+                x_on, y_on = (occ >> x) & 1, (occ >> y) & 1
+                if x_on and y_on:
+                    return self._laid(action, player)
+                if x_on or y_on:
+                    return self._covered_beside(placed[::-1] if y_on else placed, link_xy, action, player)
         out = []
         for q in (player, 1 - player):
             own = state.own[q]
@@ -1393,6 +1396,31 @@ class _AfterMove:
             if v is None:
                 return self._laid(action, player)
             out.append(v)
+        return out[0], out[1]
+
+    def _covered_beside(self, placed: list, link_xy: bool, action: tuple, player: int) -> tuple[int, int]:
+        """``values`` of a card covering one on the board and a card on the empty cell beside it.
+
+        The covering card keeps the covered one's links but the one towards the new card (there was
+        none: the cell was empty), so the new card hangs on its other neighbours and, through
+        their shared edge, on the covering card.
+        """
+        (x, bits_x, _), (y, bits_y, _) = placed
+        state = self.state
+        out = []
+        for q in (player, 1 - player):
+            own = state.own[q]
+            cx, cy = (bits_x >> q) & 1, (bits_y >> q) & 1
+            flip = 0
+            if ((own >> x) & 1) != cx and any((own >> n) & 1 for n in self._facing(x)):
+                flip = 1 << x
+            links = [(n, cy & (own >> n) & 1) for n in self._facing(y) if n != x]
+            if link_xy:
+                links.append((x, cy & cx))
+            groups, _far, through, _one = self._hung(q, flip, links)
+            if groups is None:
+                return self._laid(action, player)
+            out.append(max(self._graph(q, flip)[4], through))
         return out[0], out[1]
 
     def apart(self, action: tuple, player: int, x: int, bx: int, y: int, by: int) -> tuple[int, int]:
@@ -1474,21 +1502,26 @@ class _AfterMove:
         key = (q, flip, cell, counts)
         piece = self.pieces.get(key)
         if piece is None:
-            root, _dist, ecc, group, _best, own = self._graph(q, flip)
-            reach = [0]
-            groups = []
-            ends = []
-            for n in self._facing(cell):
-                node = root.get(n, n)
-                cost = counts & (own >> n) & 1
-                reach.append(cost + ecc.get(node, 0))
-                groups.append(group.get(node, node))
-                ends.append((node, cost))
-            reach.sort(reverse=True)
-            through = reach[0] + reach[1] if len(reach) > 1 else 0
-            piece = self.pieces[key] = (frozenset(groups) if len(set(groups)) == len(groups) else None,
-                                        reach[0], through, ends[0] if len(ends) == 1 else None)
+            own = self._graph(q, flip)[5]
+            piece = self.pieces[key] = self._hung(q, flip, [(n, counts & (own >> n) & 1)
+                                                            for n in self._facing(cell)])
         return piece
+
+    def _hung(self, q: int, flip: int, links: list[tuple[int, int]]) -> tuple:
+        """``_piece`` of a new card with links (cell, cost) to cards on the board."""
+        root, _dist, ecc, group, _best, _own = self._graph(q, flip)
+        reach = [0]
+        groups = []
+        ends = []
+        for n, cost in links:
+            node = root.get(n, n)
+            reach.append(cost + ecc.get(node, 0))
+            groups.append(group.get(node, node))
+            ends.append((node, cost))
+        reach.sort(reverse=True)
+        through = reach[0] + reach[1] if len(reach) > 1 else 0
+        return (frozenset(groups) if len(set(groups)) == len(groups) else None,
+                reach[0], through, ends[0] if len(ends) == 1 else None)
 
     def _joined(self, q: int, flip: int, new: list[tuple[int, int]], link_xy: bool) -> int | None:
         """The measure with the new cells hung on, or None if they close a loop."""
