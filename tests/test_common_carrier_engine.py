@@ -567,8 +567,31 @@ def test_greedy_scores_every_play_as_if_it_were_laid(seed, steps, options):
             x, y = cc.cell_of(*action[0][1:3]), cc.cell_of(*action[1][1:3])
             if y - x not in cc._ORTH_STEPS:
                 counts = game.card_counts
-                assert after.apart(action, player, x, counts[action[0][0]], y, counts[action[1][0]]) == measured
+                place = tuple(v for card, r, c, t in action for v in (card, cc.cell_of(r, c), game._oriented(card, t)))
+                assert after.apart(place, player, x, counts[action[0][0]], y, counts[action[1][0]]) == measured
 
+
+
+@pytest.mark.parametrize("options", [{}, {"gray_rule": True, "gray_pbx_1": 3, "gray_pbx_2": 2, "target": 5},
+                                     {"hole_card": True, "target": 6}])
+def test_greedy_plays_one_of_the_best_plays_by_laying_each(options):
+    game = CommonCarrierGame(options=options)
+    for seed in range(3):
+        rng = random.Random(seed)
+        state = game.new_initial_state(rng)
+        while not state.is_terminal():
+            player = state.current_player()
+            scores = {}
+            for action in state.legal_actions():
+                laid = state.clone()
+                for card, r, c, t in action:
+                    laid._put(card, cc.cell_of(r, c), game._oriented(card, t))
+                mine, theirs = laid.value(player), laid.value(1 - player)
+                scores[action] = (1000 if mine >= game.target else -1000 if theirs >= game.target
+                                  else mine - theirs)
+            chosen = game.greedy_action(state, player, rng)
+            assert scores[chosen] == max(scores.values())
+            state.apply_action(chosen)
 
 def test_only_the_engines_own_draw_skips_the_check():
     game = CommonCarrierGame()

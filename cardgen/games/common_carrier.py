@@ -400,20 +400,20 @@ class CommonCarrierGame(Game["CommonCarrierState"]):
             if combo[0] == "one":
                 _, card, mask = combo
                 fit, _ = state._fits(mask)
-                placed = [(card, mask, cell) for cell in _bits(fit & state._board_sets()[1])]
+                placed = [(card, cell, mask) for cell in _bits(fit & state._board_sets()[1])]
             else:
                 kind, a, ma, b, mb = combo
                 placed = []
                 for c1, c2s, step in state._pair_chunks(ma, mb):
                     if step == 0:
-                        placed.extend((a, ma, c1, b, mb, c2) for c2 in _bits(c2s))
+                        placed.extend((a, c1, ma, b, c2, mb) for c2 in _bits(c2s))
                     else:
-                        placed.extend((a, ma, x, b, mb, x + step) for x in _bits(c2s))
+                        placed.extend((a, x, ma, b, x + step, mb) for x in _bits(c2s))
                 if kind == "same":
-                    placed = [p for p in placed if p[2] < p[5]]
+                    placed = [p for p in placed if p[1] < p[4]]
             for place in placed:
                 if len(place) == 6:
-                    a, ma, x, b, mb, y = place
+                    a, x, ma, b, y, mb = place
                     key: tuple
                     if x > y:  # the same outcome either way round
                         key = (y, counts[b], x, counts[a])
@@ -424,14 +424,13 @@ class CommonCarrierGame(Game["CommonCarrierState"]):
                         if y - x in _ORTH_STEPS:
                             key = (*key, ma, mb)
                 else:
-                    key = (place[2], counts[place[0]])
+                    key = (place[1], counts[place[0]])
                 score = scores.get(key)
                 if score is None:
-                    action = _placement_action(state, place, masks)
                     if len(key) == 4:
-                        mine, theirs = after.apart(action, player, *key)
+                        mine, theirs = after.apart(place, player, key[0], key[1], key[2], key[3])
                     else:
-                        mine, theirs = after.values(action, player)
+                        mine, theirs = after.values_at(place, player)
                     score = 1000 if mine >= target else (-1000 if theirs >= target else mine - theirs)
                     scores[key] = score
                 if best_score is None or score > best_score:
@@ -1327,10 +1326,11 @@ _ORTH_STEPS = frozenset((1, -1, W, -W))
 
 
 def _placement_action(state: CommonCarrierState, place: tuple, masks: list[int]) -> tuple:
-    """The action of ``(card, mask, cell)`` or ``(a, ma, x, b, mb, y)`` as legal_actions() gives it."""
+    """The action of ``(card, cell, mask)`` or ``(a, x, ma, b, y, mb)`` as legal_actions() gives it."""
     if len(place) == 6:
-        return state._pair_action(*place)
-    card, mask, cell = place
+        a, x, ma, b, y, mb = place
+        return state._pair_action(a, ma, x, b, mb, y)
+    card, cell, mask = place
     return ((card, *row_col(cell), mask != masks[card]),)
 #: a card that changes nobody's distances (see ``_AfterMove._piece``)
 _NOTHING: tuple = (frozenset(), 0, 0, None)
@@ -1363,11 +1363,18 @@ class _AfterMove:
 
     def values(self, action: tuple, player: int) -> tuple[int, int]:
         """(``player``'s measure, the rival's) once ``action`` is laid."""
+        game = self.state.game
+        place: tuple = ()
+        for card, r, c, t in action:
+            place += (card, cell_of(r, c), game._oriented(card, t))
+        return self.values_at(place, player)
+
+    def values_at(self, place: tuple, player: int) -> tuple[int, int]:
+        """``values`` of a play given as (card, cell, oriented mask) once or twice in a row."""
         state = self.state
-        game = state.game
+        counts = state.game.card_counts
         occ = state.occ
-        placed = [((r + 1) * W + c + 1, game.card_counts[card], game._oriented(card, t))
-                  for card, r, c, t in action]
+        placed = [(place[i + 1], counts[place[i]], place[i + 2]) for i in range(0, len(place), 3)]
         link_xy = False
         if len(placed) == 2:
             (x, _, mx), (y, _, my) = placed
@@ -1377,9 +1384,9 @@ class _AfterMove:
                 link_xy = bool(mx & SIDE_BITS[side]) and bool(my & SIDE_BITS[OPPOSITE[side]])
                 x_on, y_on = (occ >> x) & 1, (occ >> y) & 1
                 if x_on and y_on:
-                    return self._laid(action, player)
+                    return self._laid(place, player)
                 if x_on or y_on:
-                    return self._covered_beside(placed[::-1] if y_on else placed, link_xy, action, player)
+                    return self._covered_beside(placed[::-1] if y_on else placed, link_xy, place, player)
         out = []
         for q in (player, 1 - player):
             own = state.own[q]
@@ -1394,11 +1401,11 @@ class _AfterMove:
                     new.append((cell, counts))
             v = self._joined(q, flip, new, link_xy)
             if v is None:
-                return self._laid(action, player)
+                return self._laid(place, player)
             out.append(v)
         return out[0], out[1]
 
-    def _covered_beside(self, placed: list, link_xy: bool, action: tuple, player: int) -> tuple[int, int]:
+    def _covered_beside(self, placed: list, link_xy: bool, place: tuple, player: int) -> tuple[int, int]:
         """``values`` of a card covering one on the board and a card on the empty cell beside it.
 
         The covering card keeps the covered one's links but the one towards the new card (there was
@@ -1419,26 +1426,27 @@ class _AfterMove:
                 links.append((x, cy & cx))
             groups, _far, through, _one = self._hung(q, flip, links)
             if groups is None:
-                return self._laid(action, player)
+                return self._laid(place, player)
             out.append(max(self._graph(q, flip)[4], through))
         return out[0], out[1]
 
-    def apart(self, action: tuple, player: int, x: int, bx: int, y: int, by: int) -> tuple[int, int]:
-        """``values`` of two cards not side by side (``bx``, ``by``: whom they count for)."""
+    def apart(self, place: tuple, player: int, x: int, bx: int, y: int, by: int) -> tuple[int, int]:
+        """``values_at`` of two cards not side by side on x and y (``bx``, ``by``: whom they count
+        for)."""
         out = []
         for q in (player, 1 - player):
             pa = self._cell(q, x, (bx >> q) & 1)
             pb = self._cell(q, y, (by >> q) & 1)
             if pa is None or pb is None:  # a covered card changes hands
-                return self.values(action, player)
+                return self.values_at(place, player)
             ga, far_a, through_a, one_a = pa
             gb, far_b, through_b, one_b = pb
             if ga is None or gb is None:
-                return self._laid(action, player)
+                return self._laid(place, player)
             graph = self.graphs[(q, 0)]
             if ga & gb:
                 if one_a is None or one_b is None:
-                    return self._laid(action, player)
+                    return self._laid(place, player)
                 (a, ca), (b, cb) = one_a, one_b
                 d = 0 if a == b else graph[1][a][b]
                 out.append(max(graph[4], far_a, far_b, ca + d + cb))
@@ -1548,10 +1556,9 @@ class _AfterMove:
             best = max(best, far_a + (new[0][1] & new[1][1]) + far_b)
         return best
 
-    def _laid(self, action: tuple, player: int) -> tuple[int, int]:
+    def _laid(self, place: tuple, player: int) -> tuple[int, int]:
         state = self.state
-        game = state.game
-        undo = [state._put(card, cell_of(r, c), game._oriented(card, t)) for card, r, c, t in action]
+        undo = [state._put(place[i], place[i + 1], place[i + 2]) for i in range(0, len(place), 3)]
         line = state.line
         hl, vl = line[1] & (line[3] >> 1), line[2] & (line[0] >> W)
         out = []
