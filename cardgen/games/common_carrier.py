@@ -428,7 +428,13 @@ class CommonCarrierGame(Game["CommonCarrierState"]):
                 score = scores.get(key)
                 if score is None:
                     if len(key) == 4:
-                        mine, theirs = after.apart(place, player, key[0], key[1], key[2], key[3])
+                        ix, iy = after.both(key[0], key[1]), after.both(key[2], key[3])
+                        if ix is not None and iy is not None and not (ix[0] & iy[0] or ix[2] & iy[2]):
+                            # apart and on different groups: each hangs on the board on its own
+                            mine = max(after.best[player], ix[1], iy[1])
+                            theirs = max(after.best[1 - player], ix[3], iy[3])
+                        else:
+                            mine, theirs = after.apart(place, player, key[0], key[1], key[2], key[3])
                     else:
                         mine, theirs = after.values_at(place, player)
                     score = 1000 if mine >= target else (-1000 if theirs >= target else mine - theirs)
@@ -1360,6 +1366,25 @@ class _AfterMove:
         self.facing: dict[int, list[int]] = {}
         self.pieces: dict[tuple[int, int, int, int], tuple] = {}
         self.cells: dict[tuple[int, int, int], tuple | None] = {}
+        self.player = state.player
+        #: each player's measure now
+        self.best = [self._graph(0, 0)[4], self._graph(1, 0)[4]]
+        self._both: dict[tuple[int, int], tuple | None] = {}
+
+    def both(self, cell: int, bits: int) -> tuple | None:
+        """A card counting for ``bits`` on ``cell`` (not beside the other card), for the player to
+        move and the rival: (groups, longest path through it) twice, or None if it needs more."""
+        key = (cell, bits)
+        if key in self._both:
+            return self._both[key]
+        q = self.player
+        mine = self._cell(q, cell, (bits >> q) & 1)
+        theirs = self._cell(1 - q, cell, (bits >> (1 - q)) & 1)
+        out = None
+        if mine is not None and theirs is not None and mine[0] is not None and theirs[0] is not None:
+            out = (mine[0], mine[2], theirs[0], theirs[2])
+        self._both[key] = out
+        return out
 
     def values(self, action: tuple, player: int) -> tuple[int, int]:
         """(``player``'s measure, the rival's) once ``action`` is laid."""
