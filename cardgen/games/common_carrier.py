@@ -435,6 +435,8 @@ class CommonCarrierGame(Game["CommonCarrierState"]):
                             theirs = max(after.best[1 - player], ix[3], iy[3])
                         else:
                             mine, theirs = after.apart(place, player, key[0], key[1], key[2], key[3])
+                    elif len(key) == 6 and not (state.occ >> key[0]) & 1 and not (state.occ >> key[2]) & 1:
+                        mine, theirs = after.side_by_side(place, player, key)
                     else:
                         mine, theirs = after.values_at(place, player)
                     score = 1000 if mine >= target else (-1000 if theirs >= target else mine - theirs)
@@ -1382,9 +1384,24 @@ class _AfterMove:
         theirs = self._cell(1 - q, cell, (bits >> (1 - q)) & 1)
         out = None
         if mine is not None and theirs is not None and mine[0] is not None and theirs[0] is not None:
-            out = (mine[0], mine[2], theirs[0], theirs[2])
+            out = (mine[0], mine[2], theirs[0], theirs[2], mine[1], theirs[1])
         self._both[key] = out
         return out
+
+    def side_by_side(self, place: tuple, player: int, key: tuple) -> tuple[int, int]:
+        """``values_at`` of two cards on empty cells side by side: key (x, bits, y, bits, mask on x,
+        mask on y)."""
+        x, bx, y, by, mx, my = key
+        ix, iy = self.both(x, bx), self.both(y, by)
+        if ix is None or iy is None or ix[0] & iy[0] or ix[2] & iy[2]:
+            return self.values_at(place, player)
+        side = SIDE_STEP.index(y - x)
+        mine = max(self.best[player], ix[1], iy[1])
+        theirs = max(self.best[1 - player], ix[3], iy[3])
+        if mx & SIDE_BITS[side] and my & SIDE_BITS[OPPOSITE[side]]:  # a link between them
+            mine = max(mine, ix[4] + (bx >> player & by >> player & 1) + iy[4])
+            theirs = max(theirs, ix[5] + (bx >> (1 - player) & by >> (1 - player) & 1) + iy[5])
+        return mine, theirs
 
     def values(self, action: tuple, player: int) -> tuple[int, int]:
         """(``player``'s measure, the rival's) once ``action`` is laid."""
