@@ -534,6 +534,8 @@ class CommonCarrierState(State):
         self._fit_cache: dict[int, tuple[int, tuple[int, int, int, int]]] = {}
         self._near_cache: dict[int, tuple[int, int, int, tuple[int, int, int, int]]] = {}
         self._cell_lists: dict[int, list[int]] = {}
+        #: per (mask of a, mask of b) counted, the placements with both near the board and apart
+        self._apart: dict[tuple[int, int], int] = {}
         #: the last action this state drew or chose itself for the current position: applying
         #: that very object needs no check (reset whenever the position changes)
         self._trusted: tuple | None = None
@@ -580,6 +582,7 @@ class CommonCarrierState(State):
         other._winners = self._winners[:]
         other._fit_cache = dict(self._fit_cache)
         other._near_cache = dict(self._near_cache)
+        other._apart = dict(self._apart)
         return other
 
     def legal_actions(self, player: int | None = None) -> list[tuple]:
@@ -860,6 +863,7 @@ class CommonCarrierState(State):
         self._fit_cache = {}
         self._near_cache = {}
         self._cell_lists = {}
+        self._apart = {}
         self._trusted = None
 
     # --- counting and listing legal plays ---------------------------------
@@ -1019,6 +1023,7 @@ class CommonCarrierState(State):
              - pc(pa & pb >> W) - pc(pa & pb << 1))
         if conflicts is not None:
             n -= self._span_conflicts(pa, pb, conflicts)
+        self._apart[(ma, mb)] = n
         # one card away from the board, held on by the other at a corner
         n += corner_a + corner_b
         # orthogonal neighbours whose shared edges agree, at least one near the board
@@ -1155,14 +1160,12 @@ class CommonCarrierState(State):
         has the same parts in the same order).
         """
         kind, a, ma, b, mb = combo
-        *_, conflicts = self._board_sets()
+        conflicts = self._board_sets()[4]
         pa, na, *_ = self._near_fits(ma)
         pb, nb, *_ = self._near_fits(mb)
-        pc = int.bit_count
-        apart = (na * nb - pc(pa & pb) - pc(pa & pb << W) - pc(pa & pb >> 1)
-                 - pc(pa & pb >> W) - pc(pa & pb << 1))
-        if conflicts is not None:
-            apart -= self._span_conflicts(pa, pb, conflicts)
+        apart = self._apart.get((ma, mb))
+        if apart is None:  # counted as (mb, ma): the same placements with the cards swapped
+            apart = self._apart[(mb, ma)]
         pick = rng.randrange(n)
         if pick < apart:
             cells_a, cells_b = self._cells_of(pa), self._cells_of(pb)
