@@ -633,7 +633,7 @@ class CommonCarrierState(State):
         line, own = self.line, self.own[player]
         hp = line[1] & (line[3] >> 1) & own & (own >> 1)
         vp = line[2] & (line[0] >> W) & own & (own >> W)
-        return bin(hp).count("1") + bin(vp).count("1")
+        return hp.bit_count() + vp.bit_count()
 
     def is_legal_board(self) -> bool:
         """The end-of-turn conditions, checked from scratch (the slow, obvious way)."""
@@ -985,25 +985,30 @@ class CommonCarrierState(State):
         if ka > kb:
             a, b = b, a
         combos: list[tuple[int, tuple[Any, ...]]] = []
-        count = self._count_pairs
+        count = self._count_near
+        near = self._near_fits
         if ka == kb:
             m, *other = _ORIENTATIONS[masks[a]]
-            n = count(m, m)
+            near_m = near(m)
+            n = count(m, near_m, m, near_m)
             if n:
                 combos.append((n, ("same", a, m, b, m)))
             if other:
                 t = other[0]
-                n = count(m, t)  # the same as (t, m): swap the two cells
+                near_t = near(t)
+                n = count(m, near_m, t, near_t)  # the same as (t, m): swap the two cells
                 if n:
                     combos.append((n, ("same", a, m, b, t)))
                     combos.append((n, ("same", a, t, b, m)))
-                n = count(t, t)
+                n = count(t, near_t, t, near_t)
                 if n:
                     combos.append((n, ("same", a, t, b, t)))
         else:
+            nears_b = [(mb, near(mb)) for mb in _ORIENTATIONS[masks[b]]]
             for ma in _ORIENTATIONS[masks[a]]:
-                for mb in _ORIENTATIONS[masks[b]]:
-                    n = count(ma, mb)
+                near_a = near(ma)
+                for mb, near_b in nears_b:
+                    n = count(ma, near_a, mb, near_b)
                     if n:
                         combos.append((2 * n, ("two", a, ma, b, mb)))
         return combos
@@ -1014,9 +1019,13 @@ class CommonCarrierState(State):
         Written out by hand (shifts for the steps -W, 1, W, -1 and the four
         diagonals): it is the inner loop of every random playout.
         """
+        return self._count_near(ma, self._near_fits(ma), mb, self._near_fits(mb))
+
+    def _count_near(self, ma: int, near_a: tuple, mb: int, near_b: tuple) -> int:
+        """``_count_pairs`` given the two masks' ``_near_fits``."""
         _occ, frontier, _window, _bad, conflicts = self._board_sets()
-        pa, na, corner_a, exa = self._near_fits(ma)
-        pb, nb, corner_b, exb = self._near_fits(mb)
+        pa, na, corner_a, exa = near_a
+        pb, nb, corner_b, exb = near_b
         pc = int.bit_count
         # cells for a and b, each near the board: any two cells but the same or orthogonal neighbours
         n = (na * nb - pc(pa & pb) - pc(pa & pb << W) - pc(pa & pb >> 1)
@@ -1219,7 +1228,11 @@ class CommonCarrierState(State):
     def _cells_of(self, cells: int) -> list[int]:
         listed = self._cell_lists.get(cells)
         if listed is None:
-            listed = self._cell_lists[cells] = list(_bits(cells))
+            listed = self._cell_lists[cells] = []
+            while cells:
+                low = cells & -cells
+                listed.append(low.bit_length() - 1)
+                cells ^= low
         return listed
 
     def _pair_action(self, a: int, ma: int, x: int, b: int, mb: int, y: int) -> tuple:
