@@ -530,6 +530,8 @@ class CommonCarrierState(State):
         self._level = 0
         self._sets: tuple[int, int, int, tuple[tuple[int, int], ...], Any] | None = None
         self._combos: list | None = None
+        #: the sum of the weights in ``_combos``
+        self._combo_total = 0
         #: per oriented mask, where it fits on this board (``_fits``), reset with ``_sets``
         self._fit_cache: dict[int, tuple[int, tuple[int, int, int, int]]] = {}
         self._near_cache: dict[int, tuple[int, int, int, tuple[int, int, int, int]]] = {}
@@ -597,12 +599,13 @@ class CommonCarrierState(State):
         """len(legal_actions()) without listing them."""
         if self.finished or (player is not None and player != self.player):
             return 0
-        return sum(weight for weight, _ in self._combo_list()) // 2
+        self._combo_list()
+        return self._combo_total // 2
 
     def sample_action(self, rng: random.Random) -> tuple:
         """A legal action drawn uniformly: pick a combination by its count, then a pair in it."""
         combos = self._combo_list()
-        pick = rng.randrange(sum(weight for weight, _ in combos))
+        pick = rng.randrange(self._combo_total)
         for weight, combo in combos:
             if pick < weight:
                 if combo[0] == "one":
@@ -945,8 +948,9 @@ class CommonCarrierState(State):
         cards = self.pending if self.phase == PHASE_HANDOVER else self.hands[self.player]
         game = self.game
         if self._level == 2 and len(cards) == 2:
-            self._combos = self._two_card_combos(*cards)
-            return self._combos
+            two = self._combos = self._two_card_combos(*cards)
+            self._combo_total = sum(weight for weight, _ in two)
+            return two
         kinds: dict[int, list[int]] = {}
         for card in cards:
             kinds.setdefault(canonical(game.card_mask[card]), []).append(card)
@@ -976,6 +980,7 @@ class CommonCarrierState(State):
                                 else:
                                     combos.append((2 * n, ("two", a, ma, b, mb)))
         self._combos = combos
+        self._combo_total = sum(weight for weight, _ in combos)
         return combos
 
     def _two_card_combos(self, a: int, b: int) -> list:
