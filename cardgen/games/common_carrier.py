@@ -611,7 +611,7 @@ class CommonCarrierState(State):
                 if combo[0] == "one":
                     action = self._combo_action_at(combo, pick // 2)
                 else:
-                    action = self._sample_pair(combo, weight if combo[0] == "same" else weight // 2, rng)
+                    action = self._sample_pair(combo, pick if combo[0] == "same" else pick // 2, rng)
                 self._trusted = action
                 return action
             pick -= weight
@@ -1166,12 +1166,13 @@ class CommonCarrierState(State):
             index -= n
         raise AssertionError("index beyond the combination's count")
 
-    def _sample_pair(self, combo: tuple, n: int, rng: random.Random) -> tuple:
-        """One of the ``n`` ordered placements of a two-card combination, uniformly.
+    def _sample_pair(self, combo: tuple, pick: int, rng: random.Random) -> tuple:
+        """An ordered placement of a two-card combination, uniformly, given ``pick``: a uniform
+        index among its placements.
 
-        Most have both cards near the board and apart: those are drawn by drawing each card's cell
-        near the board until the two are apart; the few others are counted out (``_count_pairs``
-        has the same parts in the same order).
+        Most have both cards near the board and apart: if ``pick`` falls among those, they are
+        drawn by drawing each card's cell near the board until the two are apart; the few others
+        are counted out (``_count_pairs`` has the same parts in the same order).
         """
         kind, a, ma, b, mb = combo
         conflicts = self._board_sets()[4]
@@ -1180,12 +1181,11 @@ class CommonCarrierState(State):
         apart = self._apart.get((ma, mb))
         if apart is None:  # counted as (mb, ma): the same placements with the cards swapped
             apart = self._apart[(mb, ma)]
-        pick = rng.randrange(n)
         if pick < apart:
             cells_a, cells_b = self._cells_of(pa), self._cells_of(pb)
             while True:
-                x = cells_a[rng.randrange(na)]
-                y = cells_b[rng.randrange(nb)]
+                i, j = divmod(rng.randrange(na * nb), nb)
+                x, y = cells_a[i], cells_b[j]
                 if x == y or y - x in _ORTH_STEPS:
                     continue
                 if conflicts is not None and (self._stretching(x, conflicts) >> y) & 1:
