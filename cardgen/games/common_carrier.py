@@ -782,13 +782,18 @@ class CommonCarrierState(State):
         If both reach it on one move, the player who moved wins.
         """
         target = self.game.target
-        need = min(REPORTED_TARGETS[0], target)
         reached = []
         for player in (mover, 1 - mover):
+            marks = self.reached[player]
+            # the measure matters once it can reach a mark not yet made, or the target
+            need = target
+            for i, t in enumerate(REPORTED_TARGETS):
+                if marks[i] is None:
+                    need = min(need, t)
+                    break
             if self.own_links(player) < need:
                 continue
             v = self.value(player)
-            marks = self.reached[player]
             for i, t in enumerate(REPORTED_TARGETS):
                 if v >= t and marks[i] is None:
                     marks[i] = self.moves
