@@ -18,7 +18,6 @@ uniformly without listing them.
 from __future__ import annotations
 
 import random
-from collections import deque
 from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
@@ -1317,43 +1316,51 @@ def _link_graph(hl: int, vl: int, hp: int, vp: int) -> tuple[dict[int, int], dic
     """Cells joined by links that are not the player's (``hp``, ``vp`` are) are one node; the
     player's links join nodes. Returns each merged cell's node (a cell missing is its own node) and,
     from every node with a link of the player's, the fewest of their links to each node it reaches."""
-    parent: dict[int, int] = {}
-
-    def find(x: int) -> int:
-        root = x
-        while parent.get(root, root) != root:
-            root = parent[root]
-        while x != root:
-            parent[x], x = root, parent.get(x, x)
-        return root
-
-    for cell in _bits(hl & ~hp):
-        a, b = find(cell), find(cell + 1)
-        if a != b:
-            parent[a] = b
-    for cell in _bits(vl & ~vp):
-        a, b = find(cell), find(cell + W)
-        if a != b:
-            parent[a] = b
+    h0, v0 = hl & ~hp, vl & ~vp
+    root: dict[int, int] = {}
+    zero = h0 | h0 << 1 | v0 | v0 << W  # cells with a link that is not the player's
+    while zero:
+        low = zero & -zero
+        group = low
+        while True:  # flood along those links
+            grown = group | (group & h0) << 1 | (group >> 1) & h0 | (group & v0) << W | (group >> W) & v0
+            if grown == group:
+                break
+            group = grown
+        zero &= ~group
+        node = low.bit_length() - 1
+        while group:
+            bit = group & -group
+            root[bit.bit_length() - 1] = node
+            group ^= bit
     adjacent: dict[int, set[int]] = {}
     for cells, step in ((hp, 1), (vp, W)):
-        for cell in _bits(cells):
-            a, b = find(cell), find(cell + step)
+        while cells:
+            bit = cells & -cells
+            cells ^= bit
+            cell = bit.bit_length() - 1
+            a, b = root.get(cell, cell), root.get(cell + step, cell + step)
             if a != b:
                 adjacent.setdefault(a, set()).add(b)
                 adjacent.setdefault(b, set()).add(a)
     dist: dict[int, dict[int, int]] = {}
-    for source in adjacent:
+    for source, first in adjacent.items():
         seen = {source: 0}
-        queue = deque([source])
-        while queue:
-            node = queue.popleft()
-            for nxt in adjacent[node]:
-                if nxt not in seen:
-                    seen[nxt] = seen[node] + 1
-                    queue.append(nxt)
+        for n in first:
+            seen[n] = 1
+        layer = list(first)
+        d = 1
+        while layer:
+            d += 1
+            nxt = []
+            for n in layer:
+                for m in adjacent[n]:
+                    if m not in seen:
+                        seen[m] = d
+                        nxt.append(m)
+            layer = nxt
         dist[source] = seen
-    return {cell: find(cell) for cell in list(parent)}, dist
+    return root, dist
 
 
 _ORTH_STEPS = frozenset((1, -1, W, -W))
