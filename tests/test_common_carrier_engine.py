@@ -564,11 +564,21 @@ def test_greedy_scores_every_play_as_if_it_were_laid(seed, steps, options):
         measured = (laid.value(player), laid.value(1 - player))
         assert after.values(action, player) == measured
         if len(action) == 2:
-            x, y = cc.cell_of(*action[0][1:3]), cc.cell_of(*action[1][1:3])
+            (a, ra, ca, ta), (b, rb, cb, tb) = action
+            x, y = cc.cell_of(ra, ca), cc.cell_of(rb, cb)
+            ma, mb = game._oriented(a, ta), game._oriented(b, tb)
+            counts = game.card_counts
+            place = (a, x, ma, b, y, mb)
             if y - x not in cc._ORTH_STEPS:
-                counts = game.card_counts
-                place = tuple(v for card, r, c, t in action for v in (card, cc.cell_of(r, c), game._oriented(card, t)))
-                assert after.apart(place, player, x, counts[action[0][0]], y, counts[action[1][0]]) == measured
+                assert after.apart(place, player, x, counts[a], y, counts[b]) == measured
+                ix, iy = after.both(x, counts[a]), after.both(y, counts[b])
+                if ix is not None and iy is not None and not (ix[0] & iy[0] or ix[2] & iy[2]):
+                    # greedy's shortcut for two cards apart on different groups
+                    assert (max(after.best[player], ix[1], iy[1]),
+                            max(after.best[1 - player], ix[3], iy[3])) == measured
+            elif not (state.occ >> x) & 1 and not (state.occ >> y) & 1:
+                key = (x, counts[a], y, counts[b], ma, mb) if x < y else (y, counts[b], x, counts[a], mb, ma)
+                assert after.side_by_side(place, player, key) == measured
 
 
 
