@@ -13,7 +13,10 @@ turned)`` applied together, because only the end-of-turn position has to be
 legal. The board is a bit set over a padded 11 x 11 grid (the first card goes
 in the middle of the inner 9 x 9, so a 5 x 5 span always fits), which lets a
 turn's legal plays be counted with a few dozen integer operations and sampled
-uniformly without listing them.
+uniformly without listing them. An action the state drew or chose itself is
+applied without being checked again; one from outside is checked. The greedy
+player scores each distinct outcome once, mostly from the current board's
+distances (``_AfterMove``) rather than by laying every play.
 """
 from __future__ import annotations
 
