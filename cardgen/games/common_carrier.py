@@ -538,8 +538,9 @@ class CommonCarrierState(State):
         self._fit_cache: dict[int, tuple[int, tuple[int, int, int, int]]] = {}
         self._near_cache: dict[int, tuple[int, int, int, tuple[int, int, int, int]]] = {}
         self._cell_lists: dict[int, list[int]] = {}
-        #: per (mask of a, mask of b) counted, the placements with both near the board and apart
-        self._apart: dict[tuple[int, int], int] = {}
+        #: per (mask of a, mask of b) counted, the placements with both near the board and apart,
+        #: and each mask's cells near the board and their number
+        self._apart: dict[tuple[int, int], tuple[int, int, int, int, int]] = {}
         #: the last action this state drew or chose itself for the current position: applying
         #: that very object needs no check (reset whenever the position changes)
         self._trusted: tuple | None = None
@@ -1044,7 +1045,7 @@ class CommonCarrierState(State):
              - pc(pa & pb >> W) - pc(pa & pb << 1))
         if conflicts is not None:
             n -= self._span_conflicts(pa, pb, conflicts)
-        self._apart[(ma, mb)] = n
+        self._apart[(ma, mb)] = (n, pa, na, pb, nb)
         # one card away from the board, held on by the other at a corner
         n += corner_a + corner_b
         # orthogonal neighbours whose shared edges agree, at least one near the board
@@ -1182,13 +1183,13 @@ class CommonCarrierState(State):
         are counted out (``_count_pairs`` has the same parts in the same order).
         """
         kind, a, ma, b, mb = combo
-        conflicts = self._board_sets()[4]
-        pa, na, *_ = self._near_fits(ma)
-        pb, nb, *_ = self._near_fits(mb)
-        apart = self._apart.get((ma, mb))
-        if apart is None:  # counted as (mb, ma): the same placements with the cards swapped
-            apart = self._apart[(mb, ma)]
+        counted = self._apart.get((ma, mb))
+        if counted is not None:
+            apart, pa, na, pb, nb = counted
+        else:  # counted as (mb, ma): the same placements with the cards swapped
+            apart, pb, nb, pa, na = self._apart[(mb, ma)]
         if pick < apart:
+            conflicts = self._board_sets()[4]
             cells_a, cells_b = self._cells_of(pa), self._cells_of(pb)
             while True:
                 i, j = divmod(rng.randrange(na * nb), nb)
