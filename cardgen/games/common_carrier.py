@@ -759,17 +759,18 @@ class CommonCarrierState(State):
 
     def _apply(self, action: tuple) -> None:
         player = self.player
-        game = self.game
+        masks = self.game.card_mask
         for card, r, c, t in action:
-            cell = cell_of(r, c)
+            cell = (r + 1) * W + c + 1
             self.placed.append(card)
             self.placed_cells.append(cell)
-            self._put(card, cell, game._oriented(card, t))
+            self._put(card, cell, _TURNED[masks[card]] if t else masks[card])
         self.moves += 1
         played = {card for card, *_ in action}
         if self.phase == PHASE_TURN:
             # a full play leaves only the hole card (or, in the endgame, the rest)
-            self.hands[player] = [c for c in self.hands[player] if c not in played]
+            hand = self.hands[player]
+            self.hands[player] = [] if len(hand) == len(played) else [c for c in hand if c not in played]
             if not self._check_win(player):
                 self._start_turn(1 - player)
         else:
@@ -871,10 +872,11 @@ class CommonCarrierState(State):
     def _invalidate(self) -> None:
         self._sets = None
         self._combos = None
-        self._fit_cache = {}
-        self._near_cache = {}
-        self._cell_lists = {}
-        self._apart = {}
+        if self._fit_cache:
+            self._fit_cache = {}
+            self._near_cache = {}
+            self._cell_lists = {}
+            self._apart = {}
         self._trusted = None
 
     # --- counting and listing legal plays ---------------------------------
@@ -1298,6 +1300,7 @@ def _orientations(mask: int) -> tuple[int, ...]:
 
 
 _ORIENTATIONS = [_orientations(_m) for _m in range(16)]
+_TURNED = [turned(_m) for _m in range(16)]
 _CANONICAL = [canonical(_m) for _m in range(16)]
 
 
