@@ -1,6 +1,7 @@
 """Common Carrier engine: hand-built boards with known answers, playouts, properties."""
 from __future__ import annotations
 
+import collections
 import dataclasses
 import itertools
 import random
@@ -430,6 +431,23 @@ def test_sampled_actions_cover_exactly_the_listed_ones():
     assert all(state.sample_action(rng) in listed for _ in range(200))
 
 
+
+@pytest.mark.parametrize("options,seed,moves", [({}, 9, 8), ({}, 3, 14), ({"hole_card": True}, 5, 10)])
+def test_sampled_actions_are_drawn_uniformly(options, seed, moves):
+    """Every listed action turns up about equally often (a chi-square test far out in the tail)."""
+    game = CommonCarrierGame(options=options)
+    rng = random.Random(seed)
+    state = game.new_initial_state(rng)
+    for _ in range(moves):
+        state.apply_action(game.random_action(state, state.player, rng))
+    listed = state.legal_actions()
+    expected = 40
+    seen = collections.Counter(state.sample_action(rng) for _ in range(expected * len(listed)))
+    assert set(seen) == set(listed)
+    chi2 = sum((seen[a] - expected) ** 2 / expected for a in listed)
+    dof = len(listed) - 1
+    assert chi2 < dof + 6 * (2 * dof) ** 0.5
+
 def _brute_force_positions(state: cc.CommonCarrierState) -> set:
     """Every legal end-of-turn position, by trying every placement near the board."""
     game = state.game
@@ -518,6 +536,92 @@ def _value_by_enumeration(state: cc.CommonCarrierState, player: int) -> int:
                         dist[y] = dist[x] + w
         best = max(best, max(dist.values()))
     return best
+
+
+
+@settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 10_000), steps=st.integers(0, 30),
+       options=st.sampled_from([{}, {"gray_rule": True, "gray_pbx_1": 4, "gray_pbx_2": 1},
+                                {"gray_rule": True, "hole_card": True}]))
+def test_greedy_scores_every_play_as_if_it_were_laid(seed, steps, options):
+    """The measure after a play, worked out from the current board, is the one measured from
+    scratch on the board with the cards laid."""
+    game = CommonCarrierGame(options={"target": 20, **options})
+    rng = random.Random(seed)
+    state = game.new_initial_state(rng)
+    for _ in range(steps):
+        if state.is_terminal():
+            return
+        state.apply_action(state.sample_action(rng))
+    if state.is_terminal():
+        return
+    player = state.current_player()
+    after = cc._AfterMove(state)
+    for action in state.legal_actions():
+        laid = state.clone()
+        for card, r, c, t in action:
+            laid._put(card, cc.cell_of(r, c), game._oriented(card, t))
+        measured = (laid.value(player), laid.value(1 - player))
+        assert after.values(action, player) == measured
+        if len(action) == 2:
+            (a, ra, ca, ta), (b, rb, cb, tb) = action
+            x, y = cc.cell_of(ra, ca), cc.cell_of(rb, cb)
+            ma, mb = game._oriented(a, ta), game._oriented(b, tb)
+            counts = game.card_counts
+            place = (a, x, ma, b, y, mb)
+            if y - x not in cc._ORTH_STEPS:
+                assert after.apart(place, player, x, counts[a], y, counts[b]) == measured
+                ix, iy = after.both(x, counts[a]), after.both(y, counts[b])
+                if ix is not None and iy is not None and not (ix[0] & iy[0] or ix[2] & iy[2]):
+                    # greedy's shortcut for two cards apart on different groups
+                    assert (max(after.best[player], ix[1], iy[1]),
+                            max(after.best[1 - player], ix[3], iy[3])) == measured
+            elif not (state.occ >> x) & 1 and not (state.occ >> y) & 1:
+                key = (x, counts[a], y, counts[b], ma, mb) if x < y else (y, counts[b], x, counts[a], mb, ma)
+                assert after.side_by_side(place, player, key) == measured
+
+
+
+@pytest.mark.parametrize("options", [{}, {"gray_rule": True, "gray_pbx_1": 3, "gray_pbx_2": 2, "target": 5},
+                                     {"hole_card": True, "target": 6}])
+def test_greedy_plays_one_of_the_best_plays_by_laying_each(options):
+    game = CommonCarrierGame(options=options)
+    for seed in range(3):
+        rng = random.Random(seed)
+        state = game.new_initial_state(rng)
+        while not state.is_terminal():
+            player = state.current_player()
+            scores = {}
+            for action in state.legal_actions():
+                laid = state.clone()
+                for card, r, c, t in action:
+                    laid._put(card, cc.cell_of(r, c), game._oriented(card, t))
+                mine, theirs = laid.value(player), laid.value(1 - player)
+                scores[action] = (1000 if mine >= game.target else -1000 if theirs >= game.target
+                                  else mine - theirs)
+            chosen = game.greedy_action(state, player, rng)
+            assert scores[chosen] == max(scores.values())
+            state.apply_action(chosen)
+
+def test_only_the_engines_own_draw_skips_the_check():
+    game = CommonCarrierGame()
+    rng = random.Random(4)
+    state = game.new_initial_state(rng)
+    for _ in range(3):
+        state.apply_action(game.random_action(state, state.player, rng))
+    drawn = state.sample_action(rng)
+    (card, r, c, t), second = drawn
+    # an equal action built elsewhere is checked (and passes); a forged one is refused
+    state.clone().apply_action((drawn[0], drawn[1]))
+    with pytest.raises(IllegalAction):
+        state.clone().apply_action(((card, r, c, t), (second[0], 0, 0, second[3])))
+    # once the position changes, the drawn action is checked again
+    moved = state.clone()
+    moved.put(second[0], 0, 0)
+    with pytest.raises(IllegalAction):
+        moved.apply_action(drawn)
+    state.apply_action(drawn)
+    assert state.is_legal_board()
 
 
 # --- decks -----------------------------------------------------------------------

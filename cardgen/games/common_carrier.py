@@ -13,13 +13,15 @@ turned)`` applied together, because only the end-of-turn position has to be
 legal. The board is a bit set over a padded 11 x 11 grid (the first card goes
 in the middle of the inner 9 x 9, so a 5 x 5 span always fits), which lets a
 turn's legal plays be counted with a few dozen integer operations and sampled
-uniformly without listing them.
+uniformly without listing them. An action the state drew or chose itself is
+applied without being checked again; one from outside is checked. The greedy
+player scores each distinct outcome once, mostly from the current board's
+distances (``_AfterMove``) rather than by laying every play.
 """
 from __future__ import annotations
 
 import random
 import re
-from collections import deque
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from typing import Any
 
@@ -245,6 +247,11 @@ for _cell in range(CELLS):
             DIAG[_cell] |= 1 << (_cell + _s)
 
 
+_ROW_COL = [row_col(_cell) for _cell in range(CELLS)]
+#: the span window of each bounding box seen (filled as boxes appear)
+_WINDOWS: dict[tuple[int, int, int, int], int] = {}
+
+
 def _rows(lo: int, hi: int) -> int:
     return sum(ROW_SET[r] for r in range(max(lo, 0), min(hi, INNER - 1) + 1))
 
@@ -309,6 +316,8 @@ class CommonCarrierGame(Game["CommonCarrierState"]):
         self.card_mask: list[int] = []
         self.card_pbx: list[bool] = []
         self.card_source: list[str] = []
+        #: per card id, the players it counts for as bits (1 << owner, both for a PBX)
+        self.card_counts: list[int] = []
         self.player_cards: list[list[int]] = [[], []]
         for player in (0, 1):
             wanted = {PBX_MASK: chosen[player][0], GOOSE_MASK: chosen[player][1]}
@@ -323,6 +332,7 @@ class CommonCarrierGame(Game["CommonCarrierState"]):
                     self.card_mask.append(mask)
                     self.card_pbx.append(is_gray and mask == PBX_MASK)
                     self.card_source.append(source)
+                    self.card_counts.append(3 if is_gray and mask == PBX_MASK else 1 << player)
 
     @staticmethod
     def _gray_choice(parsed: dict[str, Any], printed: Sequence[Printed]) -> list[tuple[int, int]]:
@@ -375,22 +385,75 @@ class CommonCarrierGame(Game["CommonCarrierState"]):
 
     def greedy_action(self, state: CommonCarrierState, player: int,
                       rng: random.Random) -> tuple:
-        """Best heuristic after the move, evaluated by placing and lifting cards, no clones."""
+        """Best heuristic after the move; ties drawn by ``rng``.
+
+        Plays that put the same kinds of card (whose cards they count for) on the same cells score
+        the same, so each such outcome is scored once (``_AfterMove``), mostly from the distances
+        of the current board without laying any card.
+        """
+        if state.finished or player != state.player:
+            raise IllegalAction(f"player {player} has no move here")
+        target = self.target
+        after = _AfterMove(state)
+        scores: dict[tuple, int] = {}
+        counts = self.card_counts
+        masks = self.card_mask
+        # in the order of legal_actions(), without making each action until it is needed
         best: list[tuple] = []
         best_score = None
-        for action in state.legal_actions(player):
-            undo = [state._put(card, cell_of(r, c), self._oriented(card, t))
-                    for card, r, c, t in action]
-            mine, theirs = state.value(player), state.value(1 - player)
-            score = 1000 if mine >= self.target else (-1000 if theirs >= self.target
-                                                      else mine - theirs)
-            for item in reversed(undo):
-                state._lift(*item)
-            if best_score is None or score > best_score:
-                best, best_score = [action], score
-            elif score == best_score:
-                best.append(action)
-        return rng.choice(best)
+        placed: list[tuple]
+        for _, combo in state._combo_list():
+            if combo[0] == "one":
+                _, card, mask = combo
+                fit, _ = state._fits(mask)
+                placed = [(card, cell, mask) for cell in _bits(fit & state._board_sets()[1])]
+            else:
+                kind, a, ma, b, mb = combo
+                placed = []
+                for c1, c2s, step in state._pair_chunks(ma, mb):
+                    if step == 0:
+                        placed.extend((a, c1, ma, b, c2, mb) for c2 in _bits(c2s))
+                    else:
+                        placed.extend((a, x, ma, b, x + step, mb) for x in _bits(c2s))
+                if kind == "same":
+                    placed = [p for p in placed if p[1] < p[4]]
+            for place in placed:
+                if len(place) == 6:
+                    a, x, ma, b, y, mb = place
+                    key: tuple
+                    if x > y:  # the same outcome either way round
+                        key = (y, counts[b], x, counts[a])
+                        if x - y in _ORTH_STEPS:  # their shared edge may be a new link
+                            key = (*key, mb, ma)
+                    else:
+                        key = (x, counts[a], y, counts[b])
+                        if y - x in _ORTH_STEPS:
+                            key = (*key, ma, mb)
+                else:
+                    key = (place[1], counts[place[0]])
+                score = scores.get(key)
+                if score is None:
+                    if len(key) == 4:
+                        ix, iy = after.both(key[0], key[1]), after.both(key[2], key[3])
+                        if ix is not None and iy is not None and not (ix[0] & iy[0] or ix[2] & iy[2]):
+                            # apart and on different groups: each hangs on the board on its own
+                            mine = max(after.best[player], ix[1], iy[1])
+                            theirs = max(after.best[1 - player], ix[3], iy[3])
+                        else:
+                            mine, theirs = after.apart(place, player, key[0], key[1], key[2], key[3])
+                    elif len(key) == 6 and not (state.occ >> key[0]) & 1 and not (state.occ >> key[2]) & 1:
+                        mine, theirs = after.side_by_side(place, player, key)
+                    else:
+                        mine, theirs = after.values_at(place, player)
+                    score = 1000 if mine >= target else (-1000 if theirs >= target else mine - theirs)
+                    scores[key] = score
+                if best_score is None or score > best_score:
+                    best, best_score = [place], score
+                elif score == best_score:
+                    best.append(place)
+        choice = _placement_action(state, rng.choice(best), masks)
+        state._trusted = choice
+        return choice
 
     def random_action(self, state: CommonCarrierState, player: int,
                       rng: random.Random) -> tuple:
@@ -471,8 +534,20 @@ class CommonCarrierState(State):
         #: per player, the move at which their best path first reached 5, 6, 7, 8
         self.reached: list[list[int | None]] = [[None] * 4, [None] * 4]
         self._level = 0
-        self._sets: tuple[int, int, int, list[list[int]], Any] | None = None
+        self._sets: tuple[int, int, int, tuple[tuple[int, int], ...], Any] | None = None
         self._combos: list | None = None
+        #: the sum of the weights in ``_combos``
+        self._combo_total = 0
+        #: per oriented mask, where it fits on this board (``_fits``), reset with ``_sets``
+        self._fit_cache: dict[int, tuple[int, tuple[int, int, int, int]]] = {}
+        self._near_cache: dict[int, tuple[int, int, int, tuple[int, int, int, int]]] = {}
+        self._cell_lists: dict[int, list[int]] = {}
+        #: per (mask of a, mask of b) counted, the placements with both near the board and apart,
+        #: and each mask's cells near the board and their number
+        self._apart: dict[tuple[int, int], tuple[int, int, int, int, int]] = {}
+        #: the last action this state drew or chose itself for the current position: applying
+        #: that very object needs no check (reset whenever the position changes)
+        self._trusted: tuple | None = None
 
     # --- the OpenSpiel verbs ---------------------------------------------
 
@@ -530,6 +605,9 @@ class CommonCarrierState(State):
         other.pending = self.pending[:]
         other.reached = [r[:] for r in self.reached]
         other._winners = self._winners[:]
+        other._fit_cache = dict(self._fit_cache)
+        other._near_cache = dict(self._near_cache)
+        other._apart = dict(self._apart)
         return other
 
     def legal_actions(self, player: int | None = None) -> list[tuple]:
@@ -544,80 +622,44 @@ class CommonCarrierState(State):
         """len(legal_actions()) without listing them."""
         if self.finished or (player is not None and player != self.player):
             return 0
-        return sum(weight for weight, _ in self._combo_list()) // 2
+        self._combo_list()
+        return self._combo_total // 2
 
     def sample_action(self, rng: random.Random) -> tuple:
         """A legal action drawn uniformly: pick a combination by its count, then a pair in it."""
         combos = self._combo_list()
-        pick = rng.randrange(sum(weight for weight, _ in combos))
+        pick = rng.randrange(self._combo_total)
         for weight, combo in combos:
             if pick < weight:
-                return self._combo_action_at(combo, pick if combo[0] == "same" else pick // 2)
+                if combo[0] == "one":
+                    action = self._combo_action_at(combo, pick // 2)
+                else:
+                    action = self._sample_pair(combo, pick if combo[0] == "same" else pick // 2, rng)
+                self._trusted = action
+                return action
             pick -= weight
         raise AssertionError("unreachable")
 
     def apply_action(self, action: Sequence) -> None:
         if self.finished:
             raise IllegalAction("the game is over")
-        self._check_action(action)
+        if action is not self._trusted or action is None:
+            self._check_action(action)
         self._apply(tuple(action))
 
     # --- what the rules ask about a position ----------------------------
 
     def value(self, player: int) -> int:
         """Max over node pairs of the fewest of ``player``'s links on any path between them."""
-        line = self.line
-        hl = line[1] & (line[3] >> 1)
-        vl = line[2] & (line[0] >> W)
-        own = self.own[player]
-        hp = hl & own & (own >> 1)
-        vp = vl & own & (own >> W)
-        if not (hp | vp):
-            return 0
-        parent: dict[int, int] = {}
-
-        def find(x: int) -> int:
-            root = x
-            while parent.get(root, root) != root:
-                root = parent[root]
-            while x != root:
-                parent[x], x = root, parent.get(x, x)
-            return root
-
-        for cell in _bits(hl & ~hp):
-            a, b = find(cell), find(cell + 1)
-            if a != b:
-                parent[a] = b
-        for cell in _bits(vl & ~vp):
-            a, b = find(cell), find(cell + W)
-            if a != b:
-                parent[a] = b
-        adjacent: dict[int, set[int]] = {}
-        for cells, step in ((hp, 1), (vp, W)):
-            for cell in _bits(cells):
-                a, b = find(cell), find(cell + step)
-                if a != b:
-                    adjacent.setdefault(a, set()).add(b)
-                    adjacent.setdefault(b, set()).add(a)
-        best = 0
-        for source in adjacent:
-            dist = {source: 0}
-            queue = deque([source])
-            while queue:
-                node = queue.popleft()
-                for nxt in adjacent[node]:
-                    if nxt not in dist:
-                        dist[nxt] = dist[node] + 1
-                        queue.append(nxt)
-            best = max(best, max(dist.values()))
-        return best
+        line, own = self.line, self.own[player]
+        return _best_path(line[1] & (line[3] >> 1), line[2] & (line[0] >> W), own)
 
     def own_links(self, player: int) -> int:
         """How many links on the board are ``player``'s (a PBX counts for both)."""
         line, own = self.line, self.own[player]
         hp = line[1] & (line[3] >> 1) & own & (own >> 1)
         vp = line[2] & (line[0] >> W) & own & (own >> W)
-        return bin(hp).count("1") + bin(vp).count("1")
+        return hp.bit_count() + vp.bit_count()
 
     def is_legal_board(self) -> bool:
         """The end-of-turn conditions, checked from scratch (the slow, obvious way)."""
@@ -737,17 +779,18 @@ class CommonCarrierState(State):
 
     def _apply(self, action: tuple) -> None:
         player = self.player
-        game = self.game
+        masks = self.game.card_mask
         for card, r, c, t in action:
-            cell = cell_of(r, c)
+            cell = (r + 1) * W + c + 1
             self.placed.append(card)
             self.placed_cells.append(cell)
-            self._put(card, cell, game._oriented(card, t))
+            self._put(card, cell, _TURNED[masks[card]] if t else masks[card])
         self.moves += 1
         played = {card for card, *_ in action}
         if self.phase == PHASE_TURN:
             # a full play leaves only the hole card (or, in the endgame, the rest)
-            self.hands[player] = [c for c in self.hands[player] if c not in played]
+            hand = self.hands[player]
+            self.hands[player] = [] if len(hand) == len(played) else [c for c in hand if c not in played]
             if not self._check_win(player):
                 self._start_turn(1 - player)
         else:
@@ -763,13 +806,18 @@ class CommonCarrierState(State):
         If both reach it on one move, the player who moved wins.
         """
         target = self.game.target
-        need = min(REPORTED_TARGETS[0], target)
         reached = []
         for player in (mover, 1 - mover):
+            marks = self.reached[player]
+            # the measure matters once it can reach a mark not yet made, or the target
+            need = target
+            for i, t in enumerate(REPORTED_TARGETS):
+                if marks[i] is None:
+                    need = min(need, t)
+                    break
             if self.own_links(player) < need:
                 continue
             v = self.value(player)
-            marks = self.reached[player]
             for i, t in enumerate(REPORTED_TARGETS):
                 if v >= t and marks[i] is None:
                     marks[i] = self.moves
@@ -805,29 +853,29 @@ class CommonCarrierState(State):
 
     def _put(self, card: int, cell: int, mask: int) -> tuple:
         """Lay ``card`` on ``cell``; returns what ``_lift`` needs to undo it."""
-        undo = (cell, self.top[cell], self.mask[cell], self.bbox)
+        box = self.bbox
+        undo = (cell, self.top[cell], self.mask[cell], box)
         bit = 1 << cell
+        keep = ~bit
         self.top[cell] = card
         self.mask[cell] = mask
         self.occ |= bit
         line = self.line
-        for i in range(4):
-            if mask & SIDE_BITS[i]:
-                line[i] |= bit
-            else:
-                line[i] &= ~bit
-        game = self.game
-        for p in (0, 1):
-            if game.card_owner[card] == p or game.card_pbx[card]:
-                self.own[p] |= bit
-            else:
-                self.own[p] &= ~bit
-        r, c = row_col(cell)
-        if self.bbox is None:
+        line[0] = line[0] & keep | bit * (mask & 1)
+        line[1] = line[1] & keep | bit * (mask >> 1 & 1)
+        line[2] = line[2] & keep | bit * (mask >> 2 & 1)
+        line[3] = line[3] & keep | bit * (mask >> 3)
+        counts = self.game.card_counts[card]
+        own = self.own
+        own[0] = own[0] & keep | bit * (counts & 1)
+        own[1] = own[1] & keep | bit * (counts >> 1)
+        r, c = _ROW_COL[cell]
+        if box is None:
             self.bbox = (r, r, c, c)
         else:
-            r0, r1, c0, c1 = self.bbox
-            self.bbox = (min(r0, r), max(r1, r), min(c0, c), max(c1, c))
+            r0, r1, c0, c1 = box
+            if r < r0 or r > r1 or c < c0 or c > c1:
+                self.bbox = (min(r0, r), max(r1, r), min(c0, c), max(c1, c))
         return undo
 
     def _lift(self, cell: int, card: int, mask: int, bbox: Any) -> None:
@@ -844,6 +892,12 @@ class CommonCarrierState(State):
     def _invalidate(self) -> None:
         self._sets = None
         self._combos = None
+        if self._fit_cache:
+            self._fit_cache = {}
+            self._near_cache = {}
+            self._cell_lists = {}
+            self._apart = {}
+        self._trusted = None
 
     # --- counting and listing legal plays ---------------------------------
 
@@ -852,36 +906,70 @@ class CommonCarrierState(State):
         if self._sets is not None:
             return self._sets
         occ = self.occ
+        bad: tuple[tuple[int, int], ...]
         if not occ:
             frontier, window = 1 << CENTER, INNER_SET
-            bad = [[0, 0] for _ in range(4)]
+            bad = ((0, 0),) * 4
             conflicts = None
         else:
-            assert self.bbox is not None  # an occupied board has a bounding box
-            r0, r1, c0, c1 = self.bbox
-            window = _rows(r1 - SPAN + 1, r0 + SPAN - 1) & _cols(c1 - SPAN + 1, c0 + SPAN - 1)
-            frontier = _near(occ) & window
-            line = self.line
+            box = self.bbox
+            assert box is not None  # an occupied board has a bounding box
+            known = _WINDOWS.get(box)
+            if known is None:
+                r0, r1, c0, c1 = box
+                known = _WINDOWS[box] = (_rows(r1 - SPAN + 1, r0 + SPAN - 1)
+                                         & _cols(c1 - SPAN + 1, c0 + SPAN - 1))
+            window = known
+            frontier = (occ | occ << 1 | occ >> 1 | occ << W | occ >> W | occ << (W + 1)
+                        | occ << (W - 1) | occ >> (W + 1) | occ >> (W - 1)) & window
+            l0, l1, l2, l3 = self.line
             # a cell conflicts on side i when its neighbour there is occupied and
             # shows a line (for a blank side) or a blank (for a line side)
-            facing = (line[2] << W, line[3] >> 1, line[0] >> W, line[1] << 1)
-            occ_at = (occ << W, occ >> 1, occ >> W, occ << 1)
-            bad = [[facing[i], occ_at[i] & ~facing[i]] for i in range(4)]
-            conflicts = None
-            if r1 - r0 == SPAN - 2 or c1 - c0 == SPAN - 2:
-                conflicts = (r0, r1, c0, c1)
+            f0, f1, f2, f3 = l2 << W, l3 >> 1, l0 >> W, l1 << 1
+            bad = ((f0, occ << W & ~f0), (f1, occ >> 1 & ~f1), (f2, occ >> W & ~f2), (f3, occ << 1 & ~f3))
+            r0, r1, c0, c1 = box
+            conflicts = box if r1 - r0 == SPAN - 2 or c1 - c0 == SPAN - 2 else None
         self._sets = (occ, frontier, window, bad, conflicts)
         return self._sets
 
-    def _fits(self, mask: int) -> tuple[int, list[int]]:
+    def _fits(self, mask: int) -> tuple[int, tuple[int, int, int, int]]:
         """Cells where ``mask`` agrees with every neighbour, and with all but side d."""
+        cached = self._fit_cache.get(mask)
+        if cached is not None:
+            return cached
         _occ, _frontier, window, bad, _ = self._board_sets()
-        b = [bad[i][1 if mask & SIDE_BITS[i] else 0] for i in range(4)]
-        allb = b[0] | b[1] | b[2] | b[3]
-        fit = window & ~allb
-        except_side = [window & ~(b[1] | b[2] | b[3]), window & ~(b[0] | b[2] | b[3]),
-                       window & ~(b[0] | b[1] | b[3]), window & ~(b[0] | b[1] | b[2])]
-        return fit, except_side
+        b0 = bad[0][mask & 1]
+        b1 = bad[1][(mask >> 1) & 1]
+        b2 = bad[2][(mask >> 2) & 1]
+        b3 = bad[3][(mask >> 3) & 1]
+        fit = window & ~(b0 | b1 | b2 | b3)
+        out = (fit, (window & ~(b1 | b2 | b3), window & ~(b0 | b2 | b3),
+                     window & ~(b0 | b1 | b3), window & ~(b0 | b1 | b2)))
+        self._fit_cache[mask] = out
+        return out
+
+    def _near_fits(self, mask: int) -> tuple[int, int, int, tuple[int, int, int, int]]:
+        """For ``_count_pairs``: cells near the board where ``mask`` fits, how many, the ways to put
+        a second card at a corner of one of them, away from the board, and ``_fits``' sides.
+
+        Away from the board every mask fits (no neighbour to disagree with), so the second card's
+        cells are the window's cells away from the board whatever its mask.
+        """
+        cached = self._near_cache.get(mask)
+        if cached is not None:
+            return cached
+        occ, frontier, window, _bad, _ = self._board_sets()
+        fit, except_side = self._fits(mask)
+        near = fit & frontier
+        free = near & ~occ
+        corner = 0
+        if free:
+            away = window & ~frontier
+            pc = int.bit_count
+            corner = (pc(free & away << (W + 1)) + pc(free & away << (W - 1))
+                      + pc(free & away >> (W - 1)) + pc(free & away >> (W + 1)))
+        out = self._near_cache[mask] = (near, near.bit_count(), corner, except_side)
+        return out
 
     def _combo_list(self) -> list:
         """(weight, combination) pairs; weight is twice the number of actions it holds."""
@@ -889,6 +977,10 @@ class CommonCarrierState(State):
             return self._combos
         cards = self.pending if self.phase == PHASE_HANDOVER else self.hands[self.player]
         game = self.game
+        if self._level == 2 and len(cards) == 2:
+            two = self._combos = self._two_card_combos(*cards)
+            self._combo_total = sum(weight for weight, _ in two)
+            return two
         kinds: dict[int, list[int]] = {}
         for card in cards:
             kinds.setdefault(canonical(game.card_mask[card]), []).append(card)
@@ -918,29 +1010,76 @@ class CommonCarrierState(State):
                                 else:
                                     combos.append((2 * n, ("two", a, ma, b, mb)))
         self._combos = combos
+        self._combo_total = sum(weight for weight, _ in combos)
+        return combos
+
+    def _two_card_combos(self, a: int, b: int) -> list:
+        """``_combo_list`` for a hand of two cards to play both (the usual turn), in its order."""
+        masks = self.game.card_mask
+        ka, kb = _CANONICAL[masks[a]], _CANONICAL[masks[b]]
+        if ka > kb:
+            a, b = b, a
+        combos: list[tuple[int, tuple[Any, ...]]] = []
+        count = self._count_near
+        near = self._near_fits
+        if ka == kb:
+            m, *other = _ORIENTATIONS[masks[a]]
+            near_m = near(m)
+            n = count(m, near_m, m, near_m)
+            if n:
+                combos.append((n, ("same", a, m, b, m)))
+            if other:
+                t = other[0]
+                near_t = near(t)
+                n = count(m, near_m, t, near_t)  # the same as (t, m): swap the two cells
+                if n:
+                    combos.append((n, ("same", a, m, b, t)))
+                    combos.append((n, ("same", a, t, b, m)))
+                n = count(t, near_t, t, near_t)
+                if n:
+                    combos.append((n, ("same", a, t, b, t)))
+        else:
+            nears_b = [(mb, near(mb)) for mb in _ORIENTATIONS[masks[b]]]
+            for ma in _ORIENTATIONS[masks[a]]:
+                near_a = near(ma)
+                for mb, near_b in nears_b:
+                    n = count(ma, near_a, mb, near_b)
+                    if n:
+                        combos.append((2 * n, ("two", a, ma, b, mb)))
         return combos
 
     def _count_pairs(self, ma: int, mb: int) -> int:
-        """Ordered (cell for a, cell for b) pairs leaving a legal board."""
-        occ, frontier, _window, _bad, conflicts = self._board_sets()
-        fa, exa = self._fits(ma)
-        fb, exb = self._fits(mb)
-        pa, pb = fa & frontier, fb & frontier
-        qa, qb = fa & ~frontier, fb & ~frontier
-        pc = _popcount
-        n = pc(pa) * pc(pb) - pc(pa & pb)
-        for step in SIDE_STEP:
-            n -= pc(pa & _shift_back(pb, step))
+        """Ordered (cell for a, cell for b) pairs leaving a legal board.
+
+        Written out by hand (shifts for the steps -W, 1, W, -1 and the four
+        diagonals): it is the inner loop of every random playout.
+        """
+        return self._count_near(ma, self._near_fits(ma), mb, self._near_fits(mb))
+
+    def _count_near(self, ma: int, near_a: tuple, mb: int, near_b: tuple) -> int:
+        """``_count_pairs`` given the two masks' ``_near_fits``."""
+        _occ, frontier, _window, _bad, conflicts = self._board_sets()
+        pa, na, corner_a, exa = near_a
+        pb, nb, corner_b, exb = near_b
+        pc = int.bit_count
+        # cells for a and b, each near the board: any two cells but the same or orthogonal neighbours
+        n = (na * nb - pc(pa & pb) - pc(pa & pb << W) - pc(pa & pb >> 1)
+             - pc(pa & pb >> W) - pc(pa & pb << 1))
         if conflicts is not None:
             n -= self._span_conflicts(pa, pb, conflicts)
-        free_pa, free_pb = pa & ~occ, pb & ~occ
-        for step in DIAG_STEPS:
-            n += pc(free_pa & _shift_back(qb, step)) + pc(qa & _shift_back(free_pb, step))
-        for side, step in enumerate(SIDE_STEP):
-            opp = OPPOSITE[side]
-            if bool(ma & SIDE_BITS[side]) == bool(mb & SIDE_BITS[opp]):
-                n += pc(exa[side] & _shift_back(exb[opp], step)
-                        & (frontier | _shift_back(frontier, step)))
+        self._apart[(ma, mb)] = (n, pa, na, pb, nb)
+        # one card away from the board, held on by the other at a corner
+        n += corner_a + corner_b
+        # orthogonal neighbours whose shared edges agree, at least one near the board
+        # (a's side i faces b's side i + 2; b sits at a + step)
+        if not (ma ^ (mb >> 2)) & 1:  # a's top, b's bottom: b = a - W
+            n += pc(exa[0] & exb[2] << W & (frontier | frontier << W))
+        if not ((ma >> 1) ^ (mb >> 3)) & 1:  # a's right, b's left: b = a + 1
+            n += pc(exa[1] & exb[3] >> 1 & (frontier | frontier >> 1))
+        if not ((ma >> 2) ^ mb) & 1:  # a's bottom, b's top: b = a + W
+            n += pc(exa[2] & exb[0] >> W & (frontier | frontier >> W))
+        if not ((ma >> 3) ^ (mb >> 1)) & 1:  # a's left, b's right: b = a - 1
+            n += pc(exa[3] & exb[1] << 1 & (frontier | frontier << 1))
         return n
 
     @staticmethod
@@ -1057,6 +1196,80 @@ class CommonCarrierState(State):
             index -= n
         raise AssertionError("index beyond the combination's count")
 
+    def _sample_pair(self, combo: tuple, pick: int, rng: random.Random) -> tuple:
+        """An ordered placement of a two-card combination, uniformly, given ``pick``: a uniform
+        index among its placements.
+
+        Most have both cards near the board and apart: if ``pick`` falls among those, they are
+        drawn by drawing each card's cell near the board until the two are apart; the few others
+        are counted out (``_count_pairs`` has the same parts in the same order).
+        """
+        kind, a, ma, b, mb = combo
+        counted = self._apart.get((ma, mb))
+        if counted is not None:
+            apart, pa, na, pb, nb = counted
+        else:  # counted as (mb, ma): the same placements with the cards swapped
+            apart, pb, nb, pa, na = self._apart[(mb, ma)]
+        if pick < apart:
+            conflicts = self._board_sets()[4]
+            cells_a, cells_b = self._cells_of(pa), self._cells_of(pb)
+            while True:
+                i, j = divmod(rng.randrange(na * nb), nb)
+                x, y = cells_a[i], cells_b[j]
+                if x == y or y - x in _ORTH_STEPS:
+                    continue
+                if conflicts is not None and (self._stretching(x, conflicts) >> y) & 1:
+                    continue
+                break
+        else:
+            x, y = self._counted_pair(pick - apart, ma, mb)
+        if kind == "same" and x > y:
+            # the same position with the two identical cards swapped
+            return self._pair_action(a, mb, y, b, ma, x)
+        return self._pair_action(a, ma, x, b, mb, y)
+
+    def _counted_pair(self, index: int, ma: int, mb: int) -> tuple[int, int]:
+        """The index-th of the placements ``_sample_pair`` does not draw: a card away from the board
+        at a corner of the other (a's near, then b's near), then side by side."""
+        occ, frontier, window, _bad, _ = self._board_sets()
+        pa, _, _, exa = self._near_fits(ma)
+        pb, _, _, exb = self._near_fits(mb)
+        away = window & ~frontier
+        pc = int.bit_count
+        for x in _bits(pa & ~occ):
+            ys = DIAG[x] & away
+            k = pc(ys)
+            if index < k:
+                return x, _nth_bit(ys, index)
+            index -= k
+        for y in _bits(pb & ~occ):
+            xs = DIAG[y] & away
+            k = pc(xs)
+            if index < k:
+                return _nth_bit(xs, index), y
+            index -= k
+        for side, step in enumerate(SIDE_STEP):
+            opp = OPPOSITE[side]
+            if bool(ma & SIDE_BITS[side]) == bool(mb & SIDE_BITS[opp]):
+                ones = (exa[side] & _shift_back(exb[opp], step)
+                        & (frontier | _shift_back(frontier, step)))
+                k = pc(ones)
+                if index < k:
+                    x = _nth_bit(ones, index)
+                    return x, x + step
+                index -= k
+        raise AssertionError("index beyond the combination's count")
+
+    def _cells_of(self, cells: int) -> list[int]:
+        listed = self._cell_lists.get(cells)
+        if listed is None:
+            listed = self._cell_lists[cells] = []
+            while cells:
+                low = cells & -cells
+                listed.append(low.bit_length() - 1)
+                cells ^= low
+        return listed
+
     def _pair_action(self, a: int, ma: int, x: int, b: int, mb: int, y: int) -> tuple:
         masks = self.game.card_mask
         first, second = (a, *row_col(x), ma != masks[a]), (b, *row_col(y), mb != masks[b])
@@ -1106,8 +1319,360 @@ def _orientations(mask: int) -> tuple[int, ...]:
     return (mask,) if t == mask else (mask, t)
 
 
+_ORIENTATIONS = [_orientations(_m) for _m in range(16)]
+_TURNED = [turned(_m) for _m in range(16)]
+_CANONICAL = [canonical(_m) for _m in range(16)]
+
+
 def _popcount(x: int) -> int:
     return x.bit_count()
+
+
+def _best_path(hl: int, vl: int, own: int) -> int:
+    """The win measure of a board given by its links (``hl``: cell to cell + 1, ``vl``: cell to
+    cell + W) and the cells that count for the player."""
+    hp = hl & own & (own >> 1)
+    vp = vl & own & (own >> W)
+    if not (hp | vp):
+        return 0
+    _root, dist = _link_graph(hl, vl, hp, vp)
+    return max((max(d.values()) for d in dist.values()), default=0)
+
+
+def _link_graph(hl: int, vl: int, hp: int, vp: int) -> tuple[dict[int, int], dict[int, dict[int, int]]]:
+    """Cells joined by links that are not the player's (``hp``, ``vp`` are) are one node; the
+    player's links join nodes. Returns each merged cell's node (a cell missing is its own node) and,
+    from every node with a link of the player's, the fewest of their links to each node it reaches."""
+    h0, v0 = hl & ~hp, vl & ~vp
+    root: dict[int, int] = {}
+    zero = h0 | h0 << 1 | v0 | v0 << W  # cells with a link that is not the player's
+    while zero:
+        low = zero & -zero
+        group = low
+        while True:  # flood along those links
+            grown = group | (group & h0) << 1 | (group >> 1) & h0 | (group & v0) << W | (group >> W) & v0
+            if grown == group:
+                break
+            group = grown
+        zero &= ~group
+        node = low.bit_length() - 1
+        while group:
+            bit = group & -group
+            root[bit.bit_length() - 1] = node
+            group ^= bit
+    adjacent: dict[int, set[int]] = {}
+    for cells, step in ((hp, 1), (vp, W)):
+        while cells:
+            bit = cells & -cells
+            cells ^= bit
+            cell = bit.bit_length() - 1
+            a, b = root.get(cell, cell), root.get(cell + step, cell + step)
+            if a != b:
+                adjacent.setdefault(a, set()).add(b)
+                adjacent.setdefault(b, set()).add(a)
+    dist: dict[int, dict[int, int]] = {}
+    for source, first in adjacent.items():
+        seen = {source: 0}
+        for n in first:
+            seen[n] = 1
+        layer = list(first)
+        d = 1
+        while layer:
+            d += 1
+            nxt = []
+            for n in layer:
+                for m in adjacent[n]:
+                    if m not in seen:
+                        seen[m] = d
+                        nxt.append(m)
+            layer = nxt
+        dist[source] = seen
+    return root, dist
+
+
+_ORTH_STEPS = frozenset((1, -1, W, -W))
+
+
+def _placement_action(state: CommonCarrierState, place: tuple, masks: list[int]) -> tuple:
+    """The action of ``(card, cell, mask)`` or ``(a, x, ma, b, y, mb)`` as legal_actions() gives it."""
+    if len(place) == 6:
+        a, x, ma, b, y, mb = place
+        return state._pair_action(a, ma, x, b, mb, y)
+    card, cell, mask = place
+    return ((card, *row_col(cell), mask != masks[card]),)
+#: a card that changes nobody's distances (see ``_AfterMove._piece``)
+_NOTHING: tuple = (frozenset(), 0, 0, None)
+
+
+class _AfterMove:
+    """Both players' win measure after a play, from the current board's distances where it can.
+
+    The edges of a card must agree with its neighbours, so the links on the board after a play are
+    the links before plus, for each card laid on an empty cell, one to every neighbour showing it a
+    line (and one between the two cards if they lie side by side, both with a line there). A card
+    covering another keeps its links; only whom they count for may change. So a play is one or two
+    new nodes hung on the nodes they link to: while no two of those links reach the same group of
+    connected nodes, no path gets shorter and the longest new path runs from the farthest node of
+    one link's group to the farthest of another's. Plays that close a loop are laid and measured
+    from scratch.
+    """
+
+    def __init__(self, state: CommonCarrierState):
+        self.state = state
+        line = state.line
+        self.hl, self.vl = line[1] & (line[3] >> 1), line[2] & (line[0] >> W)
+        #: per player and covered cells that change hands: root, distances, eccentricity,
+        #: group of each node, and the measure
+        self.graphs: dict[tuple[int, int], tuple] = {}
+        self.full: dict[tuple[int, int, int], int] = {}
+        self.facing: dict[int, list[int]] = {}
+        self.pieces: dict[tuple[int, int, int, int], tuple] = {}
+        self.cells: dict[tuple[int, int, int], tuple | None] = {}
+        self.player = state.player
+        #: each player's measure now
+        self.best = [self._graph(0, 0)[4], self._graph(1, 0)[4]]
+        self._both: dict[tuple[int, int], tuple | None] = {}
+
+    def both(self, cell: int, bits: int) -> tuple | None:
+        """A card counting for ``bits`` on ``cell`` (not beside the other card), for the player to
+        move and the rival: (groups, longest path through it) twice, or None if it needs more."""
+        key = (cell, bits)
+        if key in self._both:
+            return self._both[key]
+        q = self.player
+        mine = self._cell(q, cell, (bits >> q) & 1)
+        theirs = self._cell(1 - q, cell, (bits >> (1 - q)) & 1)
+        out = None
+        if mine is not None and theirs is not None and mine[0] is not None and theirs[0] is not None:
+            out = (mine[0], mine[2], theirs[0], theirs[2], mine[1], theirs[1])
+        self._both[key] = out
+        return out
+
+    def side_by_side(self, place: tuple, player: int, key: tuple) -> tuple[int, int]:
+        """``values_at`` of two cards on empty cells side by side: key (x, bits, y, bits, mask on x,
+        mask on y)."""
+        x, bx, y, by, mx, my = key
+        ix, iy = self.both(x, bx), self.both(y, by)
+        if ix is None or iy is None or ix[0] & iy[0] or ix[2] & iy[2]:
+            return self.values_at(place, player)
+        side = SIDE_STEP.index(y - x)
+        mine = max(self.best[player], ix[1], iy[1])
+        theirs = max(self.best[1 - player], ix[3], iy[3])
+        if mx & SIDE_BITS[side] and my & SIDE_BITS[OPPOSITE[side]]:  # a link between them
+            mine = max(mine, ix[4] + (bx >> player & by >> player & 1) + iy[4])
+            theirs = max(theirs, ix[5] + (bx >> (1 - player) & by >> (1 - player) & 1) + iy[5])
+        return mine, theirs
+
+    def values(self, action: tuple, player: int) -> tuple[int, int]:
+        """(``player``'s measure, the rival's) once ``action`` is laid."""
+        game = self.state.game
+        place: tuple = ()
+        for card, r, c, t in action:
+            place += (card, cell_of(r, c), game._oriented(card, t))
+        return self.values_at(place, player)
+
+    def values_at(self, place: tuple, player: int) -> tuple[int, int]:
+        """``values`` of a play given as (card, cell, oriented mask) once or twice in a row."""
+        state = self.state
+        counts = state.game.card_counts
+        occ = state.occ
+        placed = [(place[i + 1], counts[place[i]], place[i + 2]) for i in range(0, len(place), 3)]
+        link_xy = False
+        if len(placed) == 2:
+            (x, _, mx), (y, _, my) = placed
+            step = y - x
+            if step in _ORTH_STEPS:
+                side = SIDE_STEP.index(step)
+                link_xy = bool(mx & SIDE_BITS[side]) and bool(my & SIDE_BITS[OPPOSITE[side]])
+                x_on, y_on = (occ >> x) & 1, (occ >> y) & 1
+                if x_on and y_on:
+                    return self._laid(place, player)
+                if x_on or y_on:
+                    return self._covered_beside(placed[::-1] if y_on else placed, link_xy, place, player)
+        out = []
+        for q in (player, 1 - player):
+            own = state.own[q]
+            flip = 0
+            new = []
+            for cell, bits, _ in placed:
+                counts = (bits >> q) & 1
+                if (occ >> cell) & 1:
+                    if ((own >> cell) & 1) != counts and any((own >> n) & 1 for n in self._facing(cell)):
+                        flip |= 1 << cell
+                else:
+                    new.append((cell, counts))
+            v = self._joined(q, flip, new, link_xy)
+            if v is None:
+                return self._laid(place, player)
+            out.append(v)
+        return out[0], out[1]
+
+    def _covered_beside(self, placed: list, link_xy: bool, place: tuple, player: int) -> tuple[int, int]:
+        """``values`` of a card covering one on the board and a card on the empty cell beside it.
+
+        The covering card keeps the covered one's links but the one towards the new card (there was
+        none: the cell was empty), so the new card hangs on its other neighbours and, through
+        their shared edge, on the covering card.
+        """
+        (x, bits_x, _), (y, bits_y, _) = placed
+        state = self.state
+        out = []
+        for q in (player, 1 - player):
+            own = state.own[q]
+            cx, cy = (bits_x >> q) & 1, (bits_y >> q) & 1
+            flip = 0
+            if ((own >> x) & 1) != cx and any((own >> n) & 1 for n in self._facing(x)):
+                flip = 1 << x
+            links = [(n, cy & (own >> n) & 1) for n in self._facing(y) if n != x]
+            if link_xy:
+                links.append((x, cy & cx))
+            groups, _far, through, _one = self._hung(q, flip, links)
+            if groups is None:
+                return self._laid(place, player)
+            out.append(max(self._graph(q, flip)[4], through))
+        return out[0], out[1]
+
+    def apart(self, place: tuple, player: int, x: int, bx: int, y: int, by: int) -> tuple[int, int]:
+        """``values_at`` of two cards not side by side on x and y (``bx``, ``by``: whom they count
+        for)."""
+        out = []
+        for q in (player, 1 - player):
+            pa = self._cell(q, x, (bx >> q) & 1)
+            pb = self._cell(q, y, (by >> q) & 1)
+            if pa is None or pb is None:  # a covered card changes hands
+                return self.values_at(place, player)
+            ga, far_a, through_a, one_a = pa
+            gb, far_b, through_b, one_b = pb
+            if ga is None or gb is None:
+                return self._laid(place, player)
+            graph = self.graphs[(q, 0)]
+            if ga & gb:
+                if one_a is None or one_b is None:
+                    return self._laid(place, player)
+                (a, ca), (b, cb) = one_a, one_b
+                d = 0 if a == b else graph[1][a][b]
+                out.append(max(graph[4], far_a, far_b, ca + d + cb))
+            else:
+                out.append(max(graph[4], through_a, through_b))
+        return out[0], out[1]
+
+    def _cell(self, q: int, cell: int, counts: int) -> tuple | None:
+        """What one card on ``cell`` does to ``q``'s distances: a piece as ``_piece`` gives it
+        (a covered card that keeps its owner or has no links: a piece with nothing), or None if the
+        covered card changes hands."""
+        key = (q, cell, counts)
+        if key in self.cells:
+            return self.cells[key]
+        state = self.state
+        graph = self._graph(q, 0)
+        if (state.occ >> cell) & 1:
+            own = state.own[q]
+            linked = self._facing(cell)
+            if ((own >> cell) & 1) == counts or not any((own >> n) & 1 for n in linked):
+                out = _NOTHING  # every link here costs q what it did
+            elif counts and len(linked) == 1:
+                # q's card covers a card that was not q's and links to one node of q's: it hangs
+                # off that node like a new card
+                root, _dist, ecc, group, _best, _own = graph
+                node = root.get(linked[0], linked[0])
+                far = 1 + ecc.get(node, 0)
+                out = (frozenset((group.get(node, node),)), far, far, (node, 1))
+            else:
+                out = None
+        else:
+            out = self._piece(q, 0, cell, counts)
+        self.cells[key] = out
+        return out
+
+    def _facing(self, cell: int) -> list[int]:
+        """Occupied neighbours of ``cell`` showing it a line."""
+        linked = self.facing.get(cell)
+        if linked is None:
+            occ, line = self.state.occ, self.state.line
+            linked = [cell + step for side, step in enumerate(SIDE_STEP)
+                      if (occ >> (cell + step)) & 1 and (line[OPPOSITE[side]] >> (cell + step)) & 1]
+            self.facing[cell] = linked
+        return linked
+
+    def _graph(self, q: int, flip: int) -> tuple:
+        graph = self.graphs.get((q, flip))
+        if graph is None:
+            own = self.state.own[q] ^ flip
+            hp = self.hl & own & (own >> 1)
+            vp = self.vl & own & (own >> W)
+            root, dist = _link_graph(self.hl, self.vl, hp, vp)
+            ecc = {node: max(d.values()) for node, d in dist.items()}
+            group = {node: min(d) for node, d in dist.items()}
+            graph = self.graphs[(q, flip)] = (root, dist, ecc, group, max(ecc.values(), default=0), own)
+        return graph
+
+    def _piece(self, q: int, flip: int, cell: int, counts: int) -> tuple:
+        """A new card on an empty cell: the groups its links reach (None if one twice: a loop),
+        its farthest reach, its longest path through it, and its one (node, cost) if it has one link."""
+        key = (q, flip, cell, counts)
+        piece = self.pieces.get(key)
+        if piece is None:
+            own = self._graph(q, flip)[5]
+            piece = self.pieces[key] = self._hung(q, flip, [(n, counts & (own >> n) & 1)
+                                                            for n in self._facing(cell)])
+        return piece
+
+    def _hung(self, q: int, flip: int, links: list[tuple[int, int]]) -> tuple:
+        """``_piece`` of a new card with links (cell, cost) to cards on the board."""
+        root, _dist, ecc, group, _best, _own = self._graph(q, flip)
+        reach = [0]
+        groups = []
+        ends = []
+        for n, cost in links:
+            node = root.get(n, n)
+            reach.append(cost + ecc.get(node, 0))
+            groups.append(group.get(node, node))
+            ends.append((node, cost))
+        reach.sort(reverse=True)
+        through = reach[0] + reach[1] if len(reach) > 1 else 0
+        return (frozenset(groups) if len(set(groups)) == len(groups) else None,
+                reach[0], through, ends[0] if len(ends) == 1 else None)
+
+    def _joined(self, q: int, flip: int, new: list[tuple[int, int]], link_xy: bool) -> int | None:
+        """The measure with the new cells hung on, or None if they close a loop."""
+        graph = self._graph(q, flip)
+        best = graph[4]
+        if not new:
+            return best
+        if len(new) == 1:
+            groups, _far, through, _one = self._piece(q, flip, *new[0])
+            return None if groups is None else max(best, through)
+        ga, far_a, through_a, one_a = self._piece(q, flip, *new[0])
+        gb, far_b, through_b, one_b = self._piece(q, flip, *new[1])
+        if ga is None or gb is None:
+            return None
+        if ga & gb:
+            if link_xy or one_a is None or one_b is None:
+                return None
+            # each card linked to one node of the same group: the path between them
+            (a, ca), (b, cb) = one_a, one_b
+            d = 0 if a == b else graph[1][a][b]
+            return max(best, far_a, far_b, ca + d + cb)
+        best = max(best, through_a, through_b)
+        if link_xy:
+            best = max(best, far_a + (new[0][1] & new[1][1]) + far_b)
+        return best
+
+    def _laid(self, place: tuple, player: int) -> tuple[int, int]:
+        state = self.state
+        undo = [state._put(place[i], place[i + 1], place[i + 2]) for i in range(0, len(place), 3)]
+        line = state.line
+        hl, vl = line[1] & (line[3] >> 1), line[2] & (line[0] >> W)
+        out = []
+        for q in (player, 1 - player):
+            key = (hl, vl, state.own[q])
+            v = self.full.get(key)
+            if v is None:
+                v = self.full[key] = _best_path(hl, vl, state.own[q])
+            out.append(v)
+        for item in reversed(undo):
+            state._lift(*item)
+        return out[0], out[1]
 
 
 # --- the validator's constructive check ------------------------------------
