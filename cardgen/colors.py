@@ -11,18 +11,23 @@ GRAY: RGB = (0.62, 0.62, 0.62)
 
 
 def parse_color(text: str) -> RGB:
-    """``(r, g, b)`` in 0..1 for a CSS colour name or ``#rgb``/``#rrggbb``.
+    """``(r, g, b)`` in 0..1 for a CSS colour name, ``#rgb``/``#rrggbb``, ``rgb()``, ``hsl()`` or ``hsv()``;
+    a colour with alpha is refused (cards print opaque).
 
     Raises ValueError with the text that was not understood.
     """
     if not isinstance(text, str) or not text.strip():
         raise ValueError(f"expected a colour name or #hex, got {text!r}")
     try:
-        r, g, b = ImageColor.getrgb(text.strip())[:3]
+        channels = ImageColor.getrgb(text.strip())
     except ValueError:
         raise ValueError(
             f"unknown colour {text!r}: use a CSS name (red, teal, ...) or #rrggbb"
         ) from None
+    if len(channels) == 4:
+        raise ValueError(f"colour {text!r} has an alpha channel; cards print opaque colours, so give it "
+                         f"without one (#rrggbb, rgb(), hsl())")
+    r, g, b = channels[:3]
     return (r / 255, g / 255, b / 255)
 
 

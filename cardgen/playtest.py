@@ -665,9 +665,14 @@ def _figure_panel(key: str, values: dict[str, Any]) -> Any:
 
 
 def _write_pdf(drawing: Any, path: str) -> None:
+    """The charts as a PDF with no clock in it (``invariant``): the same report, the same bytes."""
     from reportlab.graphics import renderPDF
+    from reportlab.pdfgen.canvas import Canvas
 
-    renderPDF.drawToFile(drawing, path)
+    canvas = Canvas(path, pagesize=(drawing.width, drawing.height), invariant=1)
+    renderPDF.draw(drawing, canvas, 0, 0)
+    canvas.showPage()
+    canvas.save()
 
 
 def _write_png(drawing: Any, path: str) -> None:

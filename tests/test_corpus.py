@@ -173,3 +173,16 @@ def test_broken_truncated_and_phone_images(tmp_path):
         deck = tmp_path / f"{name}.yaml"
         deck.write_text(DECK.replace("title: A}", f"title: A, image: {name}}}"))
         check(run(["validate", str(deck), "--games", "0"], tmp_path), code, message, out)
+
+
+@pytest.mark.parametrize("color,ok", [("rgb(21, 101, 192)", True), ("hsl(210, 80%, 42%)", True),
+                                      ("#1565c0", True), ("#1565c080", False), ("rgba(1, 2, 3, 128)", False),
+                                      ("#15c8", False)])
+def test_colours_with_alpha_are_refused_not_flattened(color, ok):
+    from cardgen.colors import parse_color
+
+    if ok:
+        assert all(0 <= c <= 1 for c in parse_color(color))
+    else:
+        with pytest.raises(ValueError, match="alpha channel"):
+            parse_color(color)

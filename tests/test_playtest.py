@@ -291,3 +291,13 @@ def test_the_best_and_worst_of_many_seats_are_compared_with_a_wider_interval():
     assert rate_difference(34, 12, 200)[1] > 0
     assert "No seat is clearly favoured" in verdict(report)
     assert "95% CI over all 28 pairs of seats" in verdict(report)
+
+
+def test_chart_pdfs_carry_no_clock(report, tmp_path, monkeypatch):
+    import time
+
+    monkeypatch.delenv("SOURCE_DATE_EPOCH", raising=False)
+    first = draw_report(report, tmp_path / "a.pdf").read_bytes()
+    time.sleep(1.1)
+    second = draw_report(report, tmp_path / "b.pdf").read_bytes()
+    assert first == second
