@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: build test check bench wheel-check clean
+.PHONY: build test check bench fuzz wheel-check clean
 
 build: $(STAMP)
 	$(BIN)/cardgen build --out output
@@ -20,6 +20,10 @@ check: $(STAMP)
 # build the wheel, install it in a fresh venv outside the checkout, use it as a user would
 wheel-check: $(STAMP)
 	bash tools/wheel_check.sh
+
+# the long fuzzing profile: 10,000 mutated decks, each in its own process under time and memory limits
+fuzz: $(STAMP)
+	$(BIN)/python tools/fuzz.py --decks 10000 --seed 1
 
 bench: $(STAMP)
 	$(BIN)/python bench/build.py
