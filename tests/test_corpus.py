@@ -186,3 +186,26 @@ def test_colours_with_alpha_are_refused_not_flattened(color, ok):
     else:
         with pytest.raises(ValueError, match="alpha channel"):
             parse_color(color)
+
+
+def test_huge_images_are_decoded_at_the_size_they_print(tmp_path):
+    from PIL import Image
+
+    from cardgen.render.images import MAX_SIDE, _reader
+
+    Image.new("RGB", (8000, 5000), "navy").save(tmp_path / "big.jpg", quality=50)  # 40 megapixels
+    Image.new("RGB", (6000, 1500), "teal").save(tmp_path / "wide.png")
+    _reader.cache_clear()
+    jpeg, png = _reader(tmp_path / "big.jpg"), _reader(tmp_path / "wide.png")
+    assert jpeg.getSize() == (MAX_SIDE, MAX_SIDE * 5 // 8) and png.getSize() == (MAX_SIDE, MAX_SIDE // 4)
+    # in a process of its own: decoding and drawing the 40-megapixel JPEG peaks far below the
+    # 120 MB its full decode alone would take on top of the interpreter
+    probe = (f"import resource; from pathlib import Path; from cardgen.render.images import _reader; "
+             f"_reader(Path({str(tmp_path / 'big.jpg')!r})).getRGBData(); "
+             f"print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)")
+    baseline = ("import resource, cardgen.render.images, PIL.Image, reportlab.lib.utils; "
+                "print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)")
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    used = int(subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, env=env).stdout)
+    base = int(subprocess.run([sys.executable, "-c", baseline], capture_output=True, text=True, env=env).stdout)
+    assert (used - base) * 1024 < 150_000_000, (used - base) // 1024  # the full decode took ~380 MB

@@ -6,22 +6,45 @@ embedded, and hashed, once.
 """
 from __future__ import annotations
 
+import math
 from functools import lru_cache
 from pathlib import Path
 
 from reportlab.lib.utils import ImageReader
 
+#: the longest side, in pixels, an art file is decoded to: 600 dpi across a 5 in card; a larger
+#: file is decoded at this size, so a 40-megapixel photo costs tens of MB, not hundreds
+MAX_SIDE = 3000
 
-@lru_cache(maxsize=64)
+
+@lru_cache(maxsize=8)
 def _reader(path: Path) -> ImageReader:
-    """The image as it should stand: a photo's EXIF orientation applied (a JPEG that needs no turn is
-    embedded as it is)."""
+    """The image as it should stand and at most MAX_SIDE pixels long: a photo's EXIF orientation
+    applied, a larger file scaled down (a JPEG decoded at a reduced scale to begin with); a JPEG
+    that needs neither is embedded as it is."""
+    import io
+
     from PIL import Image, ImageOps
 
     with Image.open(path) as img:
-        if exif_orientation(img) == 1:
+        turn = exif_orientation(img)
+        big = max(img.size) > MAX_SIDE
+        if turn == 1 and not big:
             return ImageReader(str(path))
-        return ImageReader(ImageOps.exif_transpose(img))
+        jpeg = img.format in ("JPEG", "MPO")
+        if jpeg and big:
+            # decode at 1/2, 1/4 or 1/8 scale, as long as the result still covers MAX_SIDE
+            scale = MAX_SIDE / max(img.size)
+            img.draft("RGB", (math.ceil(img.width * scale), math.ceil(img.height * scale)))
+        img.load()
+        shown = ImageOps.exif_transpose(img) if turn != 1 else img
+        shown.thumbnail((MAX_SIDE, MAX_SIDE), Image.Resampling.LANCZOS)
+    if jpeg:
+        buffer = io.BytesIO()
+        shown.convert("RGB").save(buffer, format="JPEG", quality=92)
+        buffer.seek(0)
+        return ImageReader(buffer)
+    return ImageReader(shown)
 
 
 #: EXIF orientations that turn the picture a quarter, so width and height swap
