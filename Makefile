@@ -21,9 +21,11 @@ check: $(STAMP)
 wheel-check: $(STAMP)
 	bash tools/wheel_check.sh
 
-# the long fuzzing profile: 10,000 mutated decks, each in its own process under time and memory limits
+# the long hostile-input profile: 10,000 mutated decks, each in its own process under time and memory
+# limits, then 100 builds killed at random moments
 fuzz: $(STAMP)
 	$(BIN)/python tools/fuzz.py --decks 10000 --seed 1
+	$(BIN)/python tools/killtest.py --runs 100 --seed 1
 
 bench: $(STAMP)
 	$(BIN)/python bench/build.py

@@ -209,3 +209,13 @@ def test_huge_images_are_decoded_at_the_size_they_print(tmp_path):
     used = int(subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, env=env).stdout)
     base = int(subprocess.run([sys.executable, "-c", baseline], capture_output=True, text=True, env=env).stdout)
     assert (used - base) * 1024 < 150_000_000, (used - base) // 1024  # the full decode took ~380 MB
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="SIGKILL is POSIX")
+def test_killed_builds_keep_the_pdf_and_leave_nothing_after_the_next_build():
+    sys.path.insert(0, str(ROOT / "tools"))
+    from killtest import run as kill_runs
+
+    problems, stopped = kill_runs(8, seed=5)
+    assert problems == []
+    assert stopped >= 3  # the kills really land inside builds
