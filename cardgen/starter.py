@@ -15,7 +15,7 @@ import shutil
 from pathlib import Path
 
 from .errors import CardgenError
-from .files import new_temp
+from .files import new_temp, remove_stale_temps
 from .schema import ID_PATTERN
 
 MAX_NAME = 60
@@ -36,6 +36,7 @@ def write_starter(name: str, parent: Path) -> Path:
         raise CardgenError(f"--dir {parent} is a file, expected a folder")
     try:
         parent.mkdir(parents=True, exist_ok=True)
+        remove_stale_temps(folder)  # what a killed `cardgen new` of this name left
         scratch = new_temp(folder, folder=True)
     except OSError as exc:
         raise CardgenError(f"cannot create a folder in {parent}: {exc.strerror}") from None

@@ -108,3 +108,18 @@ def test_sigterm_removes_the_temporary_and_keeps_the_previous_file(tmp_path):
                            cwd=tmp_path, capture_output=True, text=True, env={**os.environ, "PYTHONPATH": str(ROOT)})
     assert again.returncode == 0, again.stderr
     assert [p.name for p in out.iterdir() if p.name.endswith(".tmp")] == []
+
+
+def test_a_killed_new_leaves_no_scratch_folder_for_long(tmp_path):
+    import subprocess
+    import sys
+
+    from cardgen.starter import write_starter
+
+    dead = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"], capture_output=True,
+                          text=True).stdout.strip()
+    scratch = tmp_path / f".mygame.{dead}-0123abcd.tmp"
+    scratch.mkdir()
+    (scratch / "half.yaml").write_text("deck: half")
+    write_starter("mygame", tmp_path)
+    assert (tmp_path / "mygame").is_dir() and not scratch.exists()
