@@ -29,6 +29,8 @@ DECKS_DIR = bundled("decks")
 ART_DIR = bundled("art")
 
 MAX_IMAGE_BYTES = 20_000_000
+#: the widest safe margin a deck may ask for: 15 mm leaves a 3.5 x 2 in card a third of its height
+MAX_SAFE_MARGIN = 15 * 72 / 25.4
 MAX_IMAGE_PIXELS = 40_000_000
 MAX_FONT_BYTES = 30_000_000
 #: spreadsheet columns that are card keys; every other column is a field
@@ -293,7 +295,12 @@ class _DeckReader:
         if "safe_margin" in entry:
             from .units import parse_length
 
-            out["safe_margin"] = parse_length(entry["safe_margin"])
+            margin = parse_length(entry["safe_margin"])
+            if not 0 <= margin <= MAX_SAFE_MARGIN:
+                raise self.doc.error(("style", "safe_margin"), f"safe_margin must be from 0 to 15mm (text and art "
+                                                              f"stay that far inside the cut), got "
+                                                              f"{entry['safe_margin']!r}")
+            out["safe_margin"] = margin
         return out
 
     def cards(self) -> list[Card]:

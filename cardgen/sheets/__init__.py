@@ -306,9 +306,13 @@ def _load_template_file(path_text: str) -> SheetTemplate:
         for key in path:
             value = value[key]
         try:
-            return parse_length(value)
+            points = parse_length(value)
         except ValueError as exc:
             raise doc.error(path, str(exc)) from None
+        size = path[0] in ("paper", "card")
+        if points < 0 or (points == 0 and size):
+            raise doc.error(path, f"{'.'.join(path)} must be {'more than' if size else 'at least'} 0, got {value!r}")
+        return points
 
     gaps = data.get("gaps", {})
     template = SheetTemplate(
