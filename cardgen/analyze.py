@@ -102,7 +102,8 @@ def cc_last_player(settings: Settings) -> dict[str, Any]:
         parts.append(f"{label} the last player wins {100 * diff:+.0f} points against the first "
                      f"(95% CI {100 * low:+.0f} to {100 * high:+.0f})")
         separated.append(low > 0 or high < 0)
-    return {"answer": "; ".join(parts) + ".", "evidence": evidence,
+    text = "; ".join(parts) + "."
+    return {"answer": text[0].upper() + text[1:], "evidence": evidence,
             "confidence": ", ".join(f"{label}: {'a real difference' if s else 'within chance'}"
                                     for label, s in zip(("without Endgame", "with Endgame"), separated))}
 
@@ -237,3 +238,118 @@ def format_answers(report: dict[str, Any]) -> str:
         lines += ["", f"[{answer['id']}] \"{answer['question']}\"", f"  {answer['answer']}",
                   f"  confidence: {answer['confidence']}"]
     return "\n".join(lines)
+
+
+# --- the report with charts -----------------------------------------------------------------------
+
+def chart_of(answer: dict[str, Any]) -> tuple[str, list[str], list[float], bool] | None:
+    """The one chart that shows an answer's evidence: title, bar labels, values, whether they are %."""
+    evidence, qid = answer["evidence"], answer["id"]
+    if qid == "cc-target":
+        ties = evidence["tie_rate_by_target"]
+        return "Ties by target (links), %", list(ties), [100 * t["rate"] for t in ties.values()], True
+    if qid == "cc-last-player":
+        labels, values = [], []
+        for label in ("without Endgame", "with Endgame"):
+            games = evidence[label]["games"]
+            for seat in (1, 2):
+                labels.append(f"{label.split()[0]} E.: seat {seat}")
+                values.append(100 * evidence[label][f"seat_{seat}_wins"] / games)
+        return "Wins by seat, without and with the Endgame rule, %", labels, values, True
+    if qid == "cc-pbx":
+        games = evidence["games"]
+        return ("Games won by the player with 4 PBX, with 4 goose eggs, and ties, %", ["4 PBX", "4 goose eggs", "ties"],
+                [100 * evidence["pbx_player_wins"] / games, 100 * evidence["goose_player_wins"] / games,
+                 100 * evidence["ties"] / games], True)
+    if qid == "dcb-variants":
+        labels, values = [], []
+        for players, row in evidence["by_players"].items():
+            for variant, cell in row.items():
+                labels.append(f"{players}p {variant}")
+                values.append(cell["mean_turns"] or 0.0)
+        return "Turns per game by player count and rule", labels, values, False
+    if qid == "cf-rounds":
+        table = evidence["mean_rounds_by_players"]
+        labels = [f"{p} players" for p in table]
+        return "Rounds until a True Magnate, by player count", labels, list(table.values()), False
+    if qid == "cf-status-power":
+        table = evidence["by_players"]
+        return ("How often the Magnate keeps his place, by player count, %", [f"{p} players" for p in table],
+                [100 * v["magnate_keeps_place"] for v in table.values()], True)
+    return None
+
+
+def write_report(report: dict[str, Any], path: Any) -> Any:
+    """The answers with their charts, as .pdf or .html (the charts inline as SVG)."""
+    from html import escape
+    from pathlib import Path
+
+    from .files import atomic_path
+
+    path = Path(path)
+    suffix = path.suffix.lower()
+    if suffix not in (".pdf", ".html"):
+        raise CardgenError(f"{path}: the analysis report is written as .pdf or .html, not "
+                           f"'{path.suffix or 'no extension'}'")
+    drawings = [_drawing(answer) for answer in report["questions"]]
+    with atomic_path(path) as tmp:
+        if suffix == ".pdf":
+            _write_pdf(report, drawings, str(tmp))
+        else:
+            from reportlab.graphics import renderSVG
+
+            parts = [f"<!doctype html><meta charset='utf-8'><title>{escape(report['game'])} analysis</title>",
+                     ("<style>body{font-family:sans-serif;max-width:46em;margin:2em auto}"
+                      "blockquote{color:#444}</style>"),
+                     f"<h1>{escape(report['game'])}: answers from {escape(report['policy'])} play</h1>",
+                     f"<p>{report['games']} games an experiment, seed {report['seed']}.</p>"]
+            for answer, drawing in zip(report["questions"], drawings):
+                parts += [f"<h2>{escape(answer['id'])}</h2>", f"<blockquote>{escape(answer['question'])}</blockquote>",
+                          f"<p>{escape(answer['answer'])}</p>", f"<p><em>{escape(answer['confidence'])}</em></p>"]
+                if drawing is not None:
+                    svg = renderSVG.drawToString(drawing)
+                    parts.append(svg[svg.index("<svg"):])
+            tmp.write_text("\n".join(parts) + "\n", encoding="utf-8")
+    return path
+
+
+def _drawing(answer: dict[str, Any]) -> Any:
+    from reportlab.graphics.shapes import Drawing
+
+    from .playtest import bar_panel
+
+    chart = chart_of(answer)
+    if chart is None:
+        return None
+    title, labels, values, percent = chart
+    top = 100.0 if percent else max([1.0, *values]) * 1.1
+    drawing = Drawing(480, 200)
+    drawing.add(bar_panel(title, labels, values, top, percent)[0])
+    return drawing
+
+
+def _write_pdf(report: dict[str, Any], drawings: list[Any], path: str) -> None:
+    import textwrap
+
+    from reportlab.graphics import renderPDF
+    from reportlab.lib.pagesizes import A4
+    from reportlab.pdfgen.canvas import Canvas
+
+    canvas = Canvas(path, pagesize=A4, invariant=1)
+    height = A4[1]
+    for answer, drawing in zip(report["questions"], drawings):
+        y = height - 60
+        canvas.setFont("Helvetica-Bold", 14)
+        canvas.drawString(50, y, f"{report['game']}: {answer['id']} ({report['policy']} play)")
+        y -= 24
+        for font, text in (("Helvetica-Oblique", answer["question"]), ("Helvetica", answer["answer"]),
+                           ("Helvetica", "Confidence: " + answer["confidence"])):
+            canvas.setFont(font, 10)
+            for line in textwrap.wrap(text, 95):
+                canvas.drawString(50, y, line)
+                y -= 13
+            y -= 8
+        if drawing is not None:
+            renderPDF.draw(drawing, canvas, 50, y - 210)
+        canvas.showPage()
+    canvas.save()

@@ -441,7 +441,9 @@ def _engine(deck: str, shared: dict, what: str) -> Any:
                    "cf-rounds, cf-status-power.")
 @_scheduler_option
 @_json_option("answers")
-def analyze(game, policy, games, seed, jobs, quick, only, scheduler, as_json):
+@click.option("--report", "report_path", type=click.Path(dir_okay=False, path_type=Path), default=None,
+              help="Also write the answers with their charts to FILE.pdf or FILE.html.")
+def analyze(game, policy, games, seed, jobs, quick, only, scheduler, as_json, report_path):
     """Answer the designers' questions in GAME's original rules by playing the experiments."""
     from .analyze import Settings, format_answers
     from .analyze import analyze as run_analysis
@@ -454,6 +456,10 @@ def analyze(game, policy, games, seed, jobs, quick, only, scheduler, as_json):
                    f"{' (quick)' if quick else ''}", err=True)
     with reporting(Progress("playing", enabled=None if not as_json else False)):
         report = run_analysis(game, settings, only)
+    if report_path is not None:
+        from .analyze import write_report
+
+        write_report(report, report_path)
     click.echo(json.dumps(report, indent=2) if as_json else format_answers(report))
 
 

@@ -532,7 +532,7 @@ def _charts(report: dict[str, Any]) -> Any:
     return drawing
 
 
-def _bar_panel(title: str, labels: list[str], values: Sequence[float], value_max: float,
+def bar_panel(title: str, labels: list[str], values: Sequence[float], value_max: float,
                percent: bool) -> Any:
     from reportlab.graphics.charts.barcharts import VerticalBarChart
     from reportlab.graphics.shapes import Group, String
@@ -567,7 +567,7 @@ def _win_rate_panel(report: dict[str, Any]) -> Any:
     policies = [s["policy"] for s in seats]
     labels, title = seat_labels(policies, [name for name, _ in extra], CHART_WIDTH)
     labels += [name for name, _ in extra]
-    group, chart = _bar_panel(f"Win rate by seat{title}, and the games nobody won; 95% Wilson intervals",
+    group, chart = bar_panel(f"Win rate by seat{title}, and the games nobody won; 95% Wilson intervals",
                               labels, [100 * s["rate"] for s in seats] + [100 * v for _, v in extra], 100, True)
     for i in range(len(seats), len(labels)):
         chart.bars[(0, i)].fillColor = colors.HexColor("#bbbbbb")
@@ -652,7 +652,7 @@ def length_bins(length_counts: dict[str, int], most: int = 20) -> tuple[list[str
 def _length_panel(report: dict[str, Any]) -> Any:
     labels, counts = length_bins(report["length_counts"])
     top = max(counts) if counts else 1
-    return _bar_panel("Game length (moves): number of games", labels, counts,
+    return bar_panel("Game length (moves): number of games", labels, counts,
                       max(1, math.ceil(top * 1.1)), False)[0]
 
 
@@ -661,7 +661,7 @@ def _figure_panel(key: str, values: dict[str, Any]) -> Any:
     rates = all(0 <= v <= 1 for v in shown.values())
     numbers = [100 * v if rates else v for v in shown.values()]
     top = 100 if rates else max([1.0] + [float(v) for v in numbers])
-    return _bar_panel(key.replace("_", " "), list(shown), numbers, top, rates)[0]
+    return bar_panel(key.replace("_", " "), list(shown), numbers, top, rates)[0]
 
 
 def _write_pdf(drawing: Any, path: str) -> None:

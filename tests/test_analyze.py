@@ -32,3 +32,18 @@ def test_the_command_names_unknown_games_and_questions(cli):
     assert [q["id"] for q in json.loads(result.output)["questions"]] == ["cf-rounds"]
     bad = cli("analyze", "gops", "--quick")
     assert bad.exit_code == 2 and "no questions for 'gops'" in bad.output
+
+
+def test_the_report_is_written_as_pdf_or_html_with_a_chart_per_answer(tmp_path):
+    from cardgen.analyze import chart_of, write_report
+
+    report = analyze("clusterfuck", Settings(policy="random", games=4, quick=True))
+    for answer in report["questions"]:
+        title, labels, values, _ = chart_of(answer)
+        assert title and len(labels) == len(values) > 0
+    pdf = write_report(report, tmp_path / "a.pdf").read_bytes()
+    assert pdf.startswith(b"%PDF")
+    html = write_report(report, tmp_path / "a.html").read_text(encoding="utf-8")
+    assert html.count("<svg") == len(report["questions"]) and "cf-rounds" in html
+    with pytest.raises(Exception, match=r"\.pdf or \.html"):
+        write_report(report, tmp_path / "a.txt")
