@@ -211,6 +211,17 @@ def test_a_clusterfuck_determinization_keeps_what_the_player_has_seen():
         assert len(statuses) > 1  # and so are the statuses the player has not seen
 
 
+def test_clusterfuck_determinizations_are_independent_copies():
+    _, state = _clusterfuck_after_exchange()
+    before, statuses = [h[:] for h in state.hands], state.status[:]
+    det = state.determinize(0, random.Random(1))
+    det.hands[1][0] += 5
+    det.status[1] = 99
+    det.known[0] = 99
+    assert state.hands == before and state.status == statuses and state.known[0] != 99
+    assert det.seen_in_hand is None and state.seen_in_hand is not None
+
+
 def test_clusterfuck_the_exchange_winner_knows_what_it_gave_back():
     from cardgen.games.clusterfuck import GIVE_BACK, GIVING_BACK, ClusterfuckGame
 
