@@ -103,3 +103,157 @@ def test_a_draw_is_worth_more_than_a_loss_to_the_search():
     assert utility([1.0, 0.0]) == [1.0, 0.0]
     assert utility([0.0, 0.5, 0.5]) == [0.0, 0.5, 0.5]
     assert utility([0.0, 0.0, 0.0, 0.0]) == [0.25] * 4
+
+
+# -- dotCOMbust: the others' hands dealt again -----------------------------------
+
+def _dotcombust_midgame(seed: int = 3, turns: int = 8, **options):
+    from cardgen.games.dotcombust import DotcombustGame
+
+    game = DotcombustGame(options=options)
+    state = game.new_initial_state(random.Random(seed))
+    rng = random.Random(seed + 1)
+    n = game.num_players
+    for _ in range(turns):
+        state.apply_action(tuple(rng.choice(state.legal_actions(p)) for p in range(n)))
+    assert not state.is_terminal()
+    return game, state
+
+
+def test_a_dotcombust_determinization_keeps_what_the_player_has_seen():
+    game, state = _dotcombust_midgame(no_tagbacks=True)
+    n = game.num_players
+    for me in range(n):
+        others = set()
+        for seed in range(20):
+            det = state.determinize(me, random.Random(seed))
+            assert det.hands[me] == state.hands[me]
+            assert det.hand_sizes == state.hand_sizes == [sum(h) for h in det.hands]
+            assert det.shown == state.shown and det.points == state.points and det.turn == state.turn
+            for a in range(len(game.asset_sizes)):  # every part is still somewhere
+                assert sum(h[a] for h in det.hands) == sum(h[a] for h in state.hands)
+            for q in range(n):  # parts the player knows another holds stay there
+                for a, parts in state.known_parts[me * n + q].items():
+                    assert det.hands[q][a] >= parts
+            assert det.legal_actions(me) == state.legal_actions(me)
+            others.add(tuple(tuple(det.hands[q]) for q in range(n) if q != me))
+        assert len(others) > 1  # hidden cards are really dealt again
+
+
+def test_dotcombust_a_part_kept_by_the_receiver_is_known_to_the_passer():
+    from cardgen.games.dotcombust import DotcombustGame, Pass
+
+    game = DotcombustGame(3, assets=[3, 3, 3, 3])
+    state = game.state_from_hands([[2, 1, 1, 0], [0, 1, 1, 2], [1, 1, 1, 1]])
+    # turn 0 passes one seat left: 0 gives asset 0 face down to 1, who has none and keeps it
+    state.apply_action((Pass((0,), False), Pass((1,), True), Pass((3,), True)))
+    assert state.hands[1][0] == 1
+    assert state.known_parts[0 * 3 + 1] == {0: 1}
+    # seat 2 saw only a card move to seat 1, but knows the two parts it answered seat 1's face-up pass with
+    assert state.known_parts[2 * 3 + 1] == {1: 2}
+    for seed in range(10):
+        assert state.determinize(0, random.Random(seed)).hands[1][0] >= 1
+    assert any(state.determinize(2, random.Random(seed)).hands[1][0] == 0 for seed in range(20))
+
+
+def test_dotcombust_determinizations_are_independent_copies():
+    _, state = _dotcombust_midgame()
+    before = [h[:] for h in state.hands]
+    det = state.determinize(0, random.Random(1))
+    det.hands[1][0] += 5
+    det.points[0] += 9
+    assert state.hands == before and det.known_parts is None and state.known_parts is not None
+
+
+def test_mcts_plays_dotcombust_to_the_end_and_is_seeded():
+    from cardgen.games.dotcombust import DotcombustGame
+
+    game = DotcombustGame(options={"assets": 8})
+    one = run_playtest(game, 2, seed=3, policy="mcts:20", vs="random")
+    two = run_playtest(game, 2, seed=3, policy="mcts:20", vs="random")
+    keys = ("seat_win_rates", "length_counts", "outcomes")
+    assert [one[k] for k in keys] == [two[k] for k in keys]
+    assert one["outcomes"]["timeouts"] == 0
+
+
+# -- Clusterfuck: the others' hands and secret statuses dealt again -------------
+
+def _clusterfuck_after_exchange(seed: int = 2):
+    """A game played at random into round 2, just after the exchange's give-backs."""
+    from cardgen.games.clusterfuck import GIVING_BACK, PLAY, ClusterfuckGame
+
+    game = ClusterfuckGame(options={"players": 5})
+    state = game.new_initial_state(random.Random(seed))
+    rng = random.Random(seed + 1)
+    gave_back = False
+    while not (gave_back and state.phase == PLAY):
+        gave_back = gave_back or state.phase == GIVING_BACK
+        state.apply_action(rng.choice(state.legal_actions()))
+    assert state.round_no == 2
+    return game, state
+
+
+def test_a_clusterfuck_determinization_keeps_what_the_player_has_seen():
+    game, state = _clusterfuck_after_exchange()
+    n = game.num_players
+    for me in range(n):
+        hands, statuses = set(), set()
+        for seed in range(20):
+            det = state.determinize(me, random.Random(seed))
+            assert det.hands[me] == state.hands[me]
+            assert det.held == state.held == [sum(h) for h in det.hands]
+            assert det.played == state.played and det.out == state.out and det.order == state.order
+            for r in range(13):  # every card is still somewhere
+                assert sum(h[r] for h in det.hands) == sum(h[r] for h in state.hands)
+            assert sorted(det.status) == sorted(state.status)
+            for q in range(n):  # statuses the player knows, and cards it handed over, stay
+                if state.known[me * n + q]:
+                    assert det.status[q] == state.status[q]
+                for r, cards in state.seen_in_hand[me * n + q].items():
+                    assert det.hands[q][r] >= cards
+            for i, number in enumerate(det.known):  # the others' knowledge follows the new deal
+                assert number in (0, det.status[i % n])
+            assert det.legal_actions(me) == state.legal_actions(me)
+            hands.add(tuple(tuple(det.hands[q]) for q in range(n) if q != me))
+            statuses.add(tuple(det.status))
+        assert len(hands) > 1  # hidden cards are really dealt again
+        assert len(statuses) > 1  # and so are the statuses the player has not seen
+
+
+def test_clusterfuck_determinizations_are_independent_copies():
+    _, state = _clusterfuck_after_exchange()
+    before, statuses = [h[:] for h in state.hands], state.status[:]
+    det = state.determinize(0, random.Random(1))
+    det.hands[1][0] += 5
+    det.status[1] = 99
+    det.known[0] = 99
+    assert state.hands == before and state.status == statuses and state.known[0] != 99
+    assert det.seen_in_hand is None and state.seen_in_hand is not None
+
+
+def test_clusterfuck_the_exchange_winner_knows_what_it_gave_back():
+    from cardgen.games.clusterfuck import GIVE_BACK, GIVING_BACK, ClusterfuckGame
+
+    game = ClusterfuckGame(options={"players": 5})
+    state = game.new_initial_state(random.Random(4))
+    rng = random.Random(5)
+    while state.phase != GIVING_BACK:
+        state.apply_action(rng.choice(state.legal_actions()))
+    winner, loser, _ = state.owed[0]
+    rank = state.legal_actions()[0] - GIVE_BACK
+    state.apply_action(GIVE_BACK + rank)
+    n = game.num_players
+    assert state.seen_in_hand[winner * n + loser].get(rank, 0) >= 1
+    for seed in range(10):
+        assert state.determinize(winner, random.Random(seed)).hands[loser][rank] >= 1
+
+
+def test_mcts_plays_clusterfuck_to_the_end_and_is_seeded():
+    from cardgen.games.clusterfuck import ClusterfuckGame
+
+    game = ClusterfuckGame(options={"players": 4, "rounds_to_win": 1})
+    one = run_playtest(game, 2, seed=3, policy="mcts:20", vs="random")
+    two = run_playtest(game, 2, seed=3, policy="mcts:20", vs="random")
+    keys = ("seat_win_rates", "length_counts", "outcomes")
+    assert [one[k] for k in keys] == [two[k] for k in keys]
+    assert one["outcomes"]["timeouts"] == 0

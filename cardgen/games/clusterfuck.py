@@ -415,6 +415,9 @@ class ClusterfuckState(State):
         self.keep_rounds = 0
         self.last_finish: list[int] = []
         self.status_seed = 0
+        #: seen_in_hand[p * n + q]: {rank: cards} p knows q holds at least, from the cards p
+        #: handed q this round; None in a determinization, which tracks nothing (see determinize)
+        self.seen_in_hand: list[dict[int, int]] | None = []
         if hands is None:
             statuses = list(range(1, n + 1))
             rng.shuffle(statuses)
@@ -504,6 +507,64 @@ class ClusterfuckState(State):
         for name in ("held", "played", "status", "out", "finish", "order", "seat_index",
                      "rounds_won", "known", "keep_hits", "last_finish"):
             setattr(other, name, getattr(self, name)[:])
+        if self.seen_in_hand is not None:
+            other.seen_in_hand = [d.copy() for d in self.seen_in_hand]
+        return other
+
+    def determinize(self, player: int, rng: random.Random) -> ClusterfuckState:
+        """The position as ``player`` might believe it: the others' hands and secret statuses dealt again.
+
+        Public and kept: ``player``'s own hand and status, every hand's size,
+        who is out, the played pile, the trick, the seating, rounds won, the
+        demand or exchange in progress. Statuses ``player`` knows (``known``:
+        the new Asshole's, those seen in a refusal, the one the Magnate
+        assigned) are kept; the other statuses dealt are shuffled among their
+        holders from the numbers ``player`` has not seen. Cards ``player``
+        handed someone this round (a reversed demand, the exchange) stay in
+        that hand as long as it may still hold them (``seen_in_hand``); the
+        rest of the others' cards are dealt again, each hand keeping its
+        size. The seeds of later deals and of the coming status deal are
+        drawn again too. Conservative readings: a card handed between two
+        others is unseen (its rank too, even a named one), and what a player
+        shows not to hold (a best card, a named rank missing, a refusal's
+        outcome) is not used. The copy tracks no card knowledge
+        (``seen_in_hand`` None): it is searched, not determinized again.
+        """
+        n = self.n
+        other = self.clone()
+        other.seen_in_hand = None
+        other.deal_seed = rng.getrandbits(48)
+        other.status_seed = rng.getrandbits(48)
+        mine = self.known[player * n:(player + 1) * n]
+        hidden = [q for q in range(n) if self.status[q] and not mine[q]]
+        if hidden:
+            unseen = sorted(set(range(1, n + 1)) - set(mine))
+            for q, number in zip(hidden, rng.sample(unseen, len(hidden))):
+                other.status[q] = number
+            known = other.known
+            for i, number in enumerate(known):  # what the others know follows the new deal
+                if number:
+                    known[i] = other.status[i % n]
+        seen = self.seen_in_hand
+        fixed: dict[int, list[int]] = {}
+        pool: list[int] = []
+        for q in range(n):
+            if q == player:
+                continue
+            row = fixed[q] = [0] * 13
+            if seen is not None:
+                for r, c in seen[player * n + q].items():
+                    row[r] = c
+            for r, c in enumerate(self.hands[q]):
+                pool += [r] * (c - row[r])
+        rng.shuffle(pool)
+        start = 0
+        for q, hand in fixed.items():
+            free = self.held[q] - sum(hand)
+            for r in pool[start:start + free]:
+                hand[r] += 1
+            start += free
+            other.hands[q] = hand
         return other
 
     def cards_played(self) -> list[list[str]]:
@@ -584,6 +645,8 @@ class ClusterfuckState(State):
             raise IllegalAction(f"illegal action {action_to_string(action)} for seat {p}")
         hand[rank] -= count
         self.held[p] -= count
+        if self.seen_in_hand is not None:
+            self._note_play(p, rank, count)
         self.played[rank] += count
         self.played_by[p][rank] += count
         self.trick_rank, self.trick_count, self.trick_winner, self.passes = rank, count, p, 0
@@ -684,6 +747,8 @@ class ClusterfuckState(State):
         self.hands[taker][rank] += 1
         self.held[giver] -= 1
         self.held[taker] += 1
+        if self.seen_in_hand is not None:
+            self._note_handed(giver, taker, [rank])
 
     def _give(self, giver: int, taker: int, count: int, keep_one: bool = True) -> None:
         """The giver hands over its best cards, but never its last one after a demand."""
@@ -692,12 +757,50 @@ class ClusterfuckState(State):
         self.held[giver] -= count
         self.held[taker] += count
         r = TWO
+        handed = []
         while count:
             while not src[r]:
                 r -= 1
             src[r] -= 1
             dst[r] += 1
+            handed.append(r)
             count -= 1
+        if self.seen_in_hand is not None and handed:
+            self._note_handed(giver, taker, handed)
+
+    def _note_play(self, p: int, rank: int, count: int) -> None:
+        """A play is public: the cards of ``rank`` anyone knew ``p`` held may be these."""
+        seen = self.seen_in_hand
+        assert seen is not None
+        n = self.n
+        for x in range(n):
+            row = seen[x * n + p]
+            c = row.get(rank)
+            if c is not None:
+                if c > count:
+                    row[rank] = c - count
+                else:
+                    del row[rank]
+
+    def _note_handed(self, giver: int, taker: int, ranks: list[int]) -> None:
+        """Cards handed over are seen by the two; the others see only how many moved."""
+        seen = self.seen_in_hand
+        assert seen is not None
+        n = self.n
+        for x in range(n):
+            row = seen[x * n + giver]
+            if x == giver or not row:
+                continue
+            lost = ranks if x == taker else None
+            for r in list(row):
+                c = row[r] - (lost.count(r) if lost is not None else len(ranks))
+                if c > 0:
+                    row[r] = c
+                else:
+                    del row[r]
+        row = seen[giver * n + taker]
+        for r in ranks:
+            row[r] = row.get(r, 0) + 1
 
     # ---- rounds
 
@@ -814,6 +917,8 @@ class ClusterfuckState(State):
         for i, q in enumerate(order):
             self.seat_index[q] = i
         self.status = list(statuses)
+        if self.seen_in_hand is not None:  # a new deal: nobody has handed anyone anything
+            self.seen_in_hand = [{} for _ in range(n * n)]
         self.held = [sum(h) for h in self.hands]
         self.out = [h == 0 for h in self.held]
         self.finish = [q for q in range(n) if self.out[q]]

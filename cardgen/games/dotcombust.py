@@ -389,6 +389,7 @@ class DotcombustState(State):
         "hand_sizes",
         "hands",
         "kept_to_end",
+        "known_parts",
         "last_completion",
         "passes",
         "pending",
@@ -432,6 +433,9 @@ class DotcombustState(State):
         # bans[p * n + q]: assets (bit mask) p may not pass to q next time
         self.bans: list[int] | None = [0] * (n * n) if game.no_tagbacks else None
         self.last_completion = turn
+        # known_parts[x * n + q]: {asset: parts} x knows q holds at least, learnt from the
+        # passes between them (see _learn); None in a determinization, which tracks nothing
+        self.known_parts: list[dict[int, int]] | None = [{} for _ in range(n * n)]
         self.ended_by = ""
         sizes = game.asset_sizes
         for p in range(n):  # complete in the deal: completed before the first turn
@@ -542,13 +546,19 @@ class DotcombustState(State):
             if bans is not None and play[0]:  # a ban lasts until the next pass to them
                 bans[p * n + (p + offset) % n] = 0
         arriving: list[tuple[int, int, int]] = []  # (player, asset, cards)
+        # (holder, asset, parts gained or lost, the other party who saw them): see _learn
+        moves: list[tuple[int, int, int, int]] | None = [] if self.known_parts is not None else None
         for p, play in enumerate(action):
             cards = play[0]
             if not cards:
                 continue
             q = (p + offset) % n
+            if moves is not None:
+                moves += [(p, a, -1, q) for a in cards]
             if gifts[p]:
                 arriving.append((q, cards[0], 1))
+                if moves is not None:
+                    moves.append((q, cards[0], 1, p))
                 continue
             self.passes += 1
             for a, k, up in _transactions(play):
@@ -558,21 +568,31 @@ class DotcombustState(State):
                     hands[q][a] = held - give
                     sizes[q] -= give
                     arriving.append((p, a, k + give))
+                    if moves is not None:
+                        moves += [(q, a, -give, p), (p, a, k + give, q)]
                     if bans is not None:
                         bans[q * n + p] |= 1 << a
                 elif up:  # one comes back; of two, the receiver keeps one
                     arriving.append((p, a, 1))
+                    if moves is not None:
+                        moves.append((p, a, 1, q))
                     if k == 2:
                         arriving.append((q, a, 1))
+                        if moves is not None:
+                            moves.append((q, a, 1, p))
                         if bans is not None:
                             bans[p * n + q] |= 1 << a
                 else:  # the receiver keeps them all
                     arriving.append((q, a, k))
+                    if moves is not None:
+                        moves.append((q, a, k, p))
                     if bans is not None:
                         bans[p * n + q] |= 1 << a
         for p, a, k in arriving:
             hands[p][a] += k
             sizes[p] += k
+        if moves is not None:
+            self._learn(moves)
         pending = self.pending
         for p, a, _ in arriving:
             if hands[p][a] == asset_sizes[a] and (p, a) not in whole and a not in pending[p]:
@@ -628,7 +648,101 @@ class DotcombustState(State):
         other.pending = [a[:] for a in self.pending]
         other.kept_to_end = self.kept_to_end[:]
         other.ended_on_show = self.ended_on_show
+        other.known_parts = [d.copy() for d in self.known_parts] if self.known_parts is not None else None
         return other
+
+    def determinize(self, player: int, rng: random.Random) -> DotcombustState:
+        """The position as ``player`` might believe it: the others' hands dealt again.
+
+        Public and kept: ``player``'s own hand, every hand's size, the shown
+        assets and points, the turn, and the show step in progress (who just
+        completed which asset: the engine's show step is a move of the whole
+        table, so this is read as public). Kept too, in each other hand: the
+        parts ``player`` knows it holds from the passes between the two
+        (``known_parts``). Everything else in the other hands is dealt again
+        from the parts ``player`` does not see, each hand keeping its size.
+        Conservative readings: a pass between two others is seen only as a
+        number of cards (its faces, even face up, are unseen), and what a
+        pass says a hand does *not* hold is not used. Tagback bans between
+        two others are cleared (``player`` knows only those involving them).
+        The copy tracks no knowledge (``known_parts`` None): it is searched,
+        not determinized again.
+        """
+        game = self.game
+        n = game.num_players
+        sizes = game.asset_sizes
+        other = self.clone()
+        other.known_parts = None
+        fixed: list[list[int]] = [[0] * len(sizes) for _ in range(n)]
+        pool: list[int] = []
+        for q in range(n):
+            if q == player:
+                continue
+            row = fixed[q]
+            if self.known_parts is not None:
+                for a, c in self.known_parts[player * n + q].items():
+                    row[a] = c
+            for a in self.pending[q]:
+                row[a] = sizes[a]
+            for a, c in enumerate(self.hands[q]):
+                pool += [a] * (c - row[a])
+        rng.shuffle(pool)
+        start = 0
+        for q in range(n):
+            if q == player:
+                continue
+            hand = fixed[q]
+            free = self.hand_sizes[q] - sum(hand)
+            for a in pool[start:start + free]:
+                hand[a] += 1
+            start += free
+            other.hands[q] = hand
+        if other.bans is not None:
+            for q in range(n):
+                for r in range(n):
+                    if player not in (q, r):
+                        other.bans[q * n + r] = 0
+        return other
+
+    def _learn(self, moves: list[tuple[int, int, int, int]]) -> None:
+        """What each player now knows the others hold at least, after one turn of passes.
+
+        ``moves`` are (holder, asset, parts gained or lost, the other party).
+        The two parties of a pass see its faces; everyone sees how many cards
+        move. So x's lower bound on q's parts of asset a falls by every card q
+        lost that x did not see (it might have been an a) and by the a's x saw
+        q lose, floored at 0, and then rises by the a's x saw q gain.
+        """
+        known = self.known_parts
+        assert known is not None
+        n = self.game.num_players
+        lost = [0] * n
+        seen_lost: dict[tuple[int, int], dict[int, int]] = {}
+        seen_gained: dict[tuple[int, int], dict[int, int]] = {}
+        for holder, a, change, witness in moves:
+            if change < 0:
+                lost[holder] -= change
+                row = seen_lost.setdefault((witness, holder), {})
+                row[a] = row.get(a, 0) - change
+            else:
+                row = seen_gained.setdefault((witness, holder), {})
+                row[a] = row.get(a, 0) + change
+        for x in range(n):
+            for q in range(n):
+                old = known[x * n + q]
+                gained = seen_gained.get((x, q))
+                if q == x or not (old or gained):
+                    continue
+                saw = seen_lost.get((x, q), {})
+                unseen = lost[q] - sum(saw.values())
+                new = {}
+                for a, c in old.items():
+                    c -= unseen + saw.get(a, 0)
+                    if c > 0:
+                        new[a] = c
+                for a, g in (gained or {}).items():
+                    new[a] = new.get(a, 0) + g
+                known[x * n + q] = new
 
     # -- dotCOMbust's own questions -----------------------------------------
 
@@ -669,6 +783,10 @@ class DotcombustState(State):
         size = self.game.asset_sizes[asset]
         self.hands[player][asset] = 0
         self.hand_sizes[player] -= size
+        if self.known_parts is not None:  # every part of it is on the table now
+            n = self.game.num_players
+            for x in range(n):
+                self.known_parts[x * n + player].pop(asset, None)
         self.shown[player].append(asset)
         self.points[player] += size - 1
 
