@@ -365,6 +365,11 @@ def validate(decks, games, as_json, **shared):
     sys.exit(0 if all(r.playable for r in reports) else UNPLAYABLE)
 
 
+def _jobs_option(func):
+    return click.option("--jobs", default=1, show_default=True, type=click.IntRange(1, 64),
+                        help="Worker processes (the machine's cores are the useful limit).")(func)
+
+
 def _scheduler_option(func):
     return click.option("--scheduler", default=None, metavar="tcp://HOST:PORT",
                         help="Play on this Dask cluster instead of local processes (pip install "
@@ -393,8 +398,7 @@ def _policy_option(ctx: click.Context, param: click.Parameter, value: str | None
                    "mcts:0.5s for that long (not reproducible).")
 @click.option("--vs", default=None, callback=_policy_option, metavar="POLICY",
               help="Policy of the other seats (default: same as --policy).")
-@click.option("--jobs", default=1, show_default=True, type=click.IntRange(1, 64),
-              help="Worker processes (the machine's cores are the useful limit).")
+@_jobs_option
 @_deck_options
 @_scheduler_option
 @_json_option("report")
@@ -433,8 +437,7 @@ def _engine(deck: str, shared: dict, what: str) -> Any:
 @click.option("--games", type=click.IntRange(1, 1_000_000), default=None,
               help="Games per experiment [default: 200, or 20 with --quick].")
 @click.option("--seed", default=1, show_default=True, type=int, help="Same seed, same answers.")
-@click.option("--jobs", default=1, show_default=True, type=click.IntRange(1, 64),
-              help="Worker processes (the machine's cores are the useful limit).")
+@_jobs_option
 @click.option("--quick", is_flag=True, help="A small run (fewer games and player counts) for a first look.")
 @click.option("--question", "only", multiple=True, metavar="ID",
               help="Only this question (repeatable): cc-target, cc-last-player, cc-pbx, dcb-variants, "
@@ -470,8 +473,7 @@ def analyze(game, policy, games, seed, jobs, quick, only, scheduler, as_json, re
 @click.option("--seed", default=1, show_default=True, type=int, help="Same seed, same ladder.")
 @click.option("--policies", default=",".join(LADDER_POLICIES), show_default=True,
               help="The policies to play against each other, comma-separated (mcts:N takes N simulations).")
-@click.option("--jobs", default=1, show_default=True, type=click.IntRange(1, 64),
-              help="Worker processes (the machine's cores are the useful limit).")
+@_jobs_option
 @_deck_options
 @_scheduler_option
 @_json_option("ladder")
