@@ -33,6 +33,8 @@ DEFAULT_SIMULATIONS = 1000
 EXPLORATION = 0.7
 #: a rollout longer than this counts as a draw
 MAX_ROLLOUT = 10_000
+#: moves a rollout plays before asking a game that can judge positions (``Game.evaluate``)
+ROLLOUT_DEPTH = 4
 
 
 @dataclass(frozen=True)
@@ -185,11 +187,15 @@ def _joint_choice(node: _Node, det: State, players: int, rng: random.Random, exp
 
 
 def _rollout(game: Game, state: State, rng: random.Random) -> list[float]:
+    """Random moves to the end; or, for a game that can judge a position (``Game.evaluate``), for
+    ROLLOUT_DEPTH moves and then its judgement."""
     fast = getattr(game, "random_action", None)
+    evaluate = getattr(game, "evaluate", None)
+    limit = ROLLOUT_DEPTH if evaluate is not None else MAX_ROLLOUT
     moves = 0
     while not state.is_terminal():
-        if moves >= MAX_ROLLOUT:
-            return utility([0.0] * game.num_players)
+        if moves >= limit:
+            return evaluate(state) if evaluate is not None else utility([0.0] * game.num_players)
         mover = state.current_player()
         if mover == SIMULTANEOUS:
             action: Any = tuple(_random(game, fast, state, p, rng) for p in range(game.num_players))

@@ -257,3 +257,35 @@ def test_mcts_plays_clusterfuck_to_the_end_and_is_seeded():
     keys = ("seat_win_rates", "length_counts", "outcomes")
     assert [one[k] for k in keys] == [two[k] for k in keys]
     assert one["outcomes"]["timeouts"] == 0
+
+
+def test_common_carrier_judges_positions_for_the_search():
+    game = CommonCarrierGame(options={"target": 5})
+    state = game.new_initial_state(random.Random(4))
+    assert game.evaluate(state) == [0.5, 0.5]
+    rng = random.Random(5)
+    while not state.is_terminal():
+        judged = game.evaluate(state)
+        assert sum(judged) == pytest.approx(1) and all(0 <= v <= 1 for v in judged)
+        lead = state.value(0) - state.value(1)
+        assert (judged[0] > 0.5) == (lead > 0) and (judged[0] < 0.5) == (lead < 0)
+        state.apply_action(game.random_action(state, state.current_player(), rng))
+    winners = state.winners()
+    assert game.evaluate(state) == ([0.5, 0.5] if not winners else [float(p in winners) for p in (0, 1)])
+
+
+def test_rollouts_stop_early_where_the_game_can_judge(monkeypatch):
+    from cardgen import search
+
+    game = CommonCarrierGame()
+    state = game.new_initial_state(random.Random(2))
+    moves = []
+    real = type(state).apply_action
+
+    def counting(self, action):
+        moves.append(1)
+        return real(self, action)
+
+    monkeypatch.setattr(type(state), "apply_action", counting)
+    search._rollout(game, state.clone(), random.Random(3))
+    assert len(moves) == search.ROLLOUT_DEPTH

@@ -383,6 +383,15 @@ class CommonCarrierGame(Game["CommonCarrierState"]):
             return 0.0 if not winners else (1000.0 if player in winners else -1000.0)
         return float(state.value(player) - state.value(1 - player))
 
+    def evaluate(self, state: CommonCarrierState) -> list[float]:
+        """Each player's prospects for the search, in 0..1: a finished game's result (a tie 1/2 each),
+        else 1/2 moved by the difference of the two best-path values as a share of the target."""
+        if state.finished:
+            winners = state.winners()
+            return [0.5, 0.5] if not winners else [1.0 if p in winners else 0.0 for p in (0, 1)]
+        lead = (state.value(0) - state.value(1)) / self.target
+        return [0.5 + 0.5 * lead, 0.5 - 0.5 * lead]
+
     def greedy_action(self, state: CommonCarrierState, player: int,
                       rng: random.Random) -> tuple:
         """Best heuristic after the move; ties drawn by ``rng``.
