@@ -461,6 +461,8 @@ def check_image(path: Path, name: str, where: Location | None) -> None:
                 raise CardgenError(f"image '{name}' is {img.format}; use PNG, JPEG or SVG", where)
             img.verify()
         with Image.open(io.BytesIO(data)) as img:
+            if img.format in ("JPEG", "MPO"):  # read every byte, but decode at 1/8 scale: cheap
+                img.draft("RGB", (max(1, img.width // 8), max(1, img.height // 8)))
             img.load()  # a truncated or corrupt stream fails here, not when the PDF is written
     except CardgenError:
         raise

@@ -10,27 +10,24 @@ import math
 from functools import lru_cache
 from pathlib import Path
 
-from reportlab.lib.utils import ImageReader
-
 #: the longest side, in pixels, an art file is decoded to: 600 dpi across a 5 in card; a larger
 #: file is decoded at this size, so a 40-megapixel photo costs tens of MB, not hundreds
 MAX_SIDE = 3000
 
 
-@lru_cache(maxsize=8)
-def _reader(path: Path) -> ImageReader:
-    """The image as it should stand and at most MAX_SIDE pixels long: a photo's EXIF orientation
-    applied, a larger file scaled down (a JPEG decoded at a reduced scale to begin with); a JPEG
-    that needs neither is embedded as it is."""
-    import io
-
+@lru_cache(maxsize=256)
+def _source(path: Path) -> str:
+    """The file to embed for ``path``: the file itself, or a copy turned as its EXIF orientation
+    says and scaled to at most MAX_SIDE pixels long (a JPEG decoded at a reduced scale to begin
+    with). Always a file name: from a file reportlab embeds a JPEG's bytes as they are, while
+    from an image in memory it decodes every pixel and keeps them."""
     from PIL import Image, ImageOps
 
     with Image.open(path) as img:
         turn = exif_orientation(img)
         big = max(img.size) > MAX_SIDE
         if turn == 1 and not big:
-            return ImageReader(str(path))
+            return str(path)
         jpeg = img.format in ("JPEG", "MPO")
         if jpeg and big:
             # decode at 1/2, 1/4 or 1/8 scale, as long as the result still covers MAX_SIDE
@@ -39,12 +36,25 @@ def _reader(path: Path) -> ImageReader:
         img.load()
         shown = ImageOps.exif_transpose(img) if turn != 1 else img
         shown.thumbnail((MAX_SIDE, MAX_SIDE), Image.Resampling.LANCZOS)
-    if jpeg:
-        buffer = io.BytesIO()
-        shown.convert("RGB").save(buffer, format="JPEG", quality=92)
-        buffer.seek(0)
-        return ImageReader(buffer)
-    return ImageReader(shown)
+        folder = _scratch()
+        small = folder / f"{len(list(folder.iterdir()))}.{'jpg' if jpeg else 'png'}"
+        if jpeg:
+            shown.convert("RGB").save(small, format="JPEG", quality=92)
+        else:
+            shown.save(small, format="PNG")
+    return str(small)
+
+
+@lru_cache(maxsize=1)
+def _scratch() -> Path:
+    """A private folder for the turned or scaled-down copies of art files, removed when the process ends."""
+    import atexit
+    import shutil
+    import tempfile
+
+    folder = Path(tempfile.mkdtemp(prefix="cardgen-art-"))
+    atexit.register(shutil.rmtree, folder, True)
+    return folder
 
 
 #: EXIF orientations that turn the picture a quarter, so width and height swap
@@ -60,12 +70,16 @@ def exif_orientation(img) -> int:
 
 
 def natural_size(path: Path) -> tuple[float, float]:
-    """The art's own size: pixels for raster art, points for SVG."""
+    """The art's own size: pixels (as embedded) for raster art, points for SVG."""
     if path.suffix.lower() == ".svg":
         from .layout import svg_size
 
         return svg_size(path)
-    return _reader(path).getSize()
+    from PIL import Image
+
+    with Image.open(_source(path)) as img:
+        width, height = img.size
+    return float(width), float(height)
 
 
 _FORMS_ATTR = "_cardgen_art_forms"
@@ -144,4 +158,4 @@ def _draw_natural(canvas, path: Path, w: float, h: float) -> None:
 
         renderPDF.draw(svg_drawing(path), canvas, 0, 0)
     else:
-        canvas.drawImage(_reader(path), 0, 0, w, h, mask="auto")
+        canvas.drawImage(_source(path), 0, 0, w, h, mask="auto")
