@@ -225,3 +225,42 @@ def test_killed_builds_keep_the_pdf_and_leave_nothing_after_the_next_build():
     problems, stopped = kill_runs(8, seed=5)
     assert problems == []
     assert stopped >= 3  # the kills really land inside builds
+
+
+def _png_with_broken_stream(path) -> None:
+    """A PNG whose compressed pixels are garbage while every chunk's CRC is right."""
+    import io
+    import struct
+    import zlib
+
+    from PIL import Image
+
+    buffer = io.BytesIO()
+    Image.new("RGB", (800, 800), "orange").save(buffer, format="PNG")
+    data = bytearray(buffer.getvalue())
+    at = data.index(b"IDAT")
+    length = struct.unpack(">I", data[at - 4:at])[0]
+    body = bytearray(data[at + 4:at + 4 + length])
+    body[2:] = bytes(b ^ 0x5A for b in body[2:])
+    data[at + 4:at + 4 + length] = body
+    data[at + 4 + length:at + 8 + length] = struct.pack(">I", zlib.crc32(b"IDAT" + bytes(body)) & 0xFFFFFFFF)
+    path.write_bytes(bytes(data))
+
+
+def test_a_png_with_a_broken_stream_is_one_located_line(tmp_path):
+    _png_with_broken_stream(tmp_path / "broken.png")
+    deck = tmp_path / "d.yaml"
+    deck.write_text(DECK.replace("title: A}", "title: A, image: broken.png}"))
+    out = tmp_path / "out"
+    out.mkdir()
+    check(run(["build", str(deck), "--out", str(out)], tmp_path), 2,
+          "d.yaml:4:30: image 'broken.png' is not a readable PNG or JPEG image (broken data stream", out)
+
+
+def test_a_csv_field_longer_than_131072_characters_is_read(tmp_path):
+    (tmp_path / "c.csv").write_text("id,title,notes\na,A,\"" + "x" * 200_000 + "\"\n")
+    deck = tmp_path / "d.yaml"
+    deck.write_text("deck: d\nname: D\ncsv: c.csv\n")
+    out = tmp_path / "out"
+    out.mkdir()
+    check(run(["validate", str(deck), "--games", "0"], tmp_path), 0, "playable", out)
