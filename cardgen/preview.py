@@ -46,7 +46,7 @@ def preview_cards(deck_name: str, card_ids: Sequence[str], settings: BuildSettin
             keys = [faces.face(card), faces.back(card)]
             drawings = {key: faces.drawings[key] for key in keys}
             images = [image for _, image in rasterize(drawings, keys, box, PREVIEW_DPI)]
-            sheet = _row(images, Image)
+            sheet = side_by_side(images)
             path = folder / f"{deck.id}-{slug(card_id)}.png"
             with atomic_path(path) as tmp:
                 sheet.save(tmp, format="PNG")
@@ -56,7 +56,7 @@ def preview_cards(deck_name: str, card_ids: Sequence[str], settings: BuildSettin
     drawings = {key: faces.drawings[key] for key in keys}
     images = [image for _, image in rasterize(drawings, keys, box, CONTACT_DPI)]
     rows = [images[i:i + CONTACT_COLUMNS] for i in range(0, len(images), CONTACT_COLUMNS)]
-    row_images = [_row(row, Image) for row in rows]
+    row_images = [side_by_side(row) for row in rows]
     width = max(r.width for r in row_images)
     sheet = Image.new("RGB", (width, sum(r.height for r in row_images)), (200, 200, 200))
     y = 0
@@ -69,14 +69,17 @@ def preview_cards(deck_name: str, card_ids: Sequence[str], settings: BuildSettin
     return [path]
 
 
-def _row(images: list, image_module):
-    width = sum(i.width for i in images) + GAP * (len(images) + 1)
-    height = max(i.height for i in images) + 2 * GAP
-    row = image_module.new("RGB", (width, height), (200, 200, 200))
-    x = GAP
+def side_by_side(images: Sequence[Any], gap: int = GAP) -> Any:
+    """The images in a row on grey, ``gap`` pixels apart and around (PIL images)."""
+    from PIL import Image
+
+    width = sum(i.width for i in images) + gap * (len(images) + 1)
+    height = max(i.height for i in images) + 2 * gap
+    row = Image.new("RGB", (width, height), (200, 200, 200))
+    x = gap
     for image in images:
-        row.paste(image, (x, GAP))
-        x += image.width + GAP
+        row.paste(image, (x, gap))
+        x += image.width + gap
     return row
 
 

@@ -47,9 +47,15 @@ def playout(state, seed):
     return history, state.returns()
 
 
-def new_state(name, seed):
+def new_state(name, seed, moves=0):
+    """A fresh game of ``name``, then up to ``moves`` random moves seeded like it."""
     info = game_info(name)
-    return info.engine().new_initial_state(random.Random(seed))
+    state = info.engine().new_initial_state(random.Random(seed))
+    rng = random.Random(seed)
+    for _ in range(moves):
+        if not state.is_terminal():
+            state.apply_action(decide(state, rng))
+    return state
 
 
 @pytest.mark.parametrize("name", GAMES)
@@ -97,11 +103,7 @@ def test_what_is_not_a_legal_action_is_refused_with_one_error_type(name):
 
 @pytest.mark.parametrize("name", GAMES)
 def test_a_clone_is_independent_of_its_original(name):
-    state = new_state(name, 5)
-    rng = random.Random(5)
-    for _ in range(3):
-        if not state.is_terminal():
-            state.apply_action(decide(state, rng))
+    state = new_state(name, 5, moves=3)
     before = (state.current_player(), state.is_terminal(), state.returns(), playout(state.clone(), 11))
     copy = state.clone()
     playout(copy, 99)
@@ -111,11 +113,7 @@ def test_a_clone_is_independent_of_its_original(name):
 
 @pytest.mark.parametrize("name", GAMES)
 def test_a_state_survives_serialisation_and_plays_on_identically(name):
-    state = new_state(name, 9)
-    rng = random.Random(9)
-    for _ in range(2):
-        if not state.is_terminal():
-            state.apply_action(decide(state, rng))
+    state = new_state(name, 9, moves=2)
     restored = pickle.loads(pickle.dumps(state))
     assert restored.current_player() == state.current_player()
     assert playout(restored, 21) == playout(state.clone(), 21)

@@ -9,6 +9,8 @@ from pathlib import Path
 import pypdfium2 as pdfium
 from PIL import Image
 
+from cardgen.preview import side_by_side
+
 ROOT = Path(__file__).resolve().parent.parent
 OUT = ROOT / "docs" / "images"
 SCALE = 0.9  # pixels per point
@@ -19,21 +21,11 @@ def pages(pdf_name: str, indexes: list[int], folder: Path = ROOT / "output", sca
     return [pdf[i].render(scale=scale).to_pil().convert("RGB") for i in indexes]
 
 
-def side_by_side(images: list[Image.Image], gap: int = 16) -> Image.Image:
-    width = sum(i.width for i in images) + gap * (len(images) + 1)
-    height = max(i.height for i in images) + 2 * gap
-    sheet = Image.new("RGB", (width, height), (200, 200, 200))
-    x = gap
-    for image in images:
-        sheet.paste(image, (x, gap))
-        x += image.width + gap
-    return sheet
-
-
 def main() -> None:
     OUT.mkdir(parents=True, exist_ok=True)
-    side_by_side(pages("common-carrier-player-1.pdf", [0, 1])).save(OUT / "common-carrier-sheet.png", optimize=True)
-    side_by_side(pages("dotcombust.pdf", [2]) + pages("clusterfuck.pdf", [0])).save(
+    side_by_side(pages("common-carrier-player-1.pdf", [0, 1]), gap=16).save(OUT / "common-carrier-sheet.png",
+                                                                             optimize=True)
+    side_by_side(pages("dotcombust.pdf", [2]) + pages("clusterfuck.pdf", [0]), gap=16).save(
         OUT / "dotcombust-clusterfuck.png", optimize=True)
     argonauts()
     calibration()
@@ -57,7 +49,7 @@ def exports() -> None:
         page = pages("dotcombust-cards.pdf", [1], out, 150 / 72)[0]
         tts = Image.open(out / "dotcombust-tts" / "dotcombust-faces-1.png").convert("RGB")
         tts = tts.resize((tts.width * card.height // tts.height * 2 // 2, card.height))
-    side_by_side([card, page, tts]).save(OUT / "exports.png", optimize=True)
+    side_by_side([card, page, tts], gap=16).save(OUT / "exports.png", optimize=True)
 
 def calibration() -> None:
     """README's calibration picture: the fronts page (rulers across the cut lines) and the backs page."""
@@ -69,7 +61,7 @@ def calibration() -> None:
     with tempfile.TemporaryDirectory() as tmp:
         write_calibration(Path(tmp) / "calibration.pdf", load_template("letter-10up"), "long")
         fronts, backs = pages("calibration.pdf", [0, 1], Path(tmp), 0.75)
-    side_by_side([fronts, backs]).save(OUT / "calibration.png", optimize=True)
+    side_by_side([fronts, backs], gap=16).save(OUT / "calibration.png", optimize=True)
 
 
 def argonauts() -> None:
