@@ -419,7 +419,7 @@ def resolve_art(name: str, folder: Path, where: Location | None) -> Path:
 def resolve_font(name: str, folder: Path, where: Location | None) -> Path:
     """A TrueType font file beside the deck or in the bundled art; refused unless it is one."""
     path = _find_file(name, folder, where, "font file")
-    _check_size(path, f"font file '{name}'", MAX_FONT_BYTES, where)
+    read_input(path, f"font file '{name}'", MAX_FONT_BYTES, where)
     from .render.fonts import FontFileError, register
 
     try:
@@ -445,13 +445,8 @@ def _find_file(name: str, folder: Path, where: Location | None, what: str) -> Pa
     raise CardgenError(f"{what} '{name}' not found beside the deck ({folder}) or in the bundled art folder", where)
 
 
-def _check_size(path: Path, what: str, limit: int, where: Location | None) -> bytes:
-    """The file's bytes through the one input boundary (regular files only, at most ``limit``)."""
-    return read_input(path, what, limit, where)
-
-
 def check_image(path: Path, name: str, where: Location | None) -> None:
-    data = _check_size(path, f"image '{name}'", MAX_IMAGE_BYTES, where)
+    data = read_input(path, f"image '{name}'", MAX_IMAGE_BYTES, where)
     try:
         with Image.open(io.BytesIO(data)) as img:
             if img.width * img.height > MAX_IMAGE_PIXELS:
@@ -472,7 +467,7 @@ def check_image(path: Path, name: str, where: Location | None) -> None:
 
 
 def check_svg(path: Path, name: str, where: Location | None) -> None:
-    _check_size(path, f"image '{name}'", MAX_IMAGE_BYTES, where)
+    read_input(path, f"image '{name}'", MAX_IMAGE_BYTES, where)
     from .render.layout import svg_drawing
     from .render.svg import SvgError
 
