@@ -279,18 +279,25 @@ def chart_of(answer: dict[str, Any]) -> tuple[str, list[str], list[float], bool]
     return None
 
 
+def check_report_path(path: Any) -> Any:
+    """``path`` if the report can be written there (.pdf or .html): asked before the games are played."""
+    from pathlib import Path
+
+    path = Path(path)
+    if path.suffix.lower() not in (".pdf", ".html"):
+        raise CardgenError(f"{path}: the analysis report is written as .pdf or .html, not "
+                           f"'{path.suffix or 'no extension'}'")
+    return path
+
+
 def write_report(report: dict[str, Any], path: Any) -> Any:
     """The answers with their charts, as .pdf or .html (the charts inline as SVG)."""
     from html import escape
-    from pathlib import Path
 
     from .files import atomic_path
 
-    path = Path(path)
+    path = check_report_path(path)
     suffix = path.suffix.lower()
-    if suffix not in (".pdf", ".html"):
-        raise CardgenError(f"{path}: the analysis report is written as .pdf or .html, not "
-                           f"'{path.suffix or 'no extension'}'")
     drawings = [_drawing(answer) for answer in report["questions"]]
     with atomic_path(path) as tmp:
         if suffix == ".pdf":

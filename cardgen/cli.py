@@ -452,6 +452,10 @@ def analyze(game, policy, games, seed, jobs, quick, only, scheduler, as_json, re
     from .analyze import analyze as run_analysis
     from .progress import Progress, reporting
 
+    if report_path is not None:
+        from .analyze import check_report_path
+
+        check_report_path(report_path)
     settings = Settings(policy=policy, games=games or (20 if quick else 200), seed=seed, jobs=jobs, quick=quick,
                         scheduler=scheduler)
     if not as_json:
