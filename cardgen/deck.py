@@ -445,7 +445,24 @@ def _find_file(name: str, folder: Path, where: Location | None, what: str) -> Pa
     raise CardgenError(f"{what} '{name}' not found beside the deck ({folder}) or in the bundled art folder", where)
 
 
+_GOOD_IMAGES: set[tuple[Path, int, int]] = set()
+
+
 def check_image(path: Path, name: str, where: Location | None) -> None:
+    """Refuse an image that is too big, not PNG/JPEG, or does not decode.
+
+    A file passes once per version (path, size, modification time): a deck
+    whose 2,000 cards share 10 images decodes each image once, not 2,000 times.
+    """
+    stat = path.stat()
+    key = (path, stat.st_size, stat.st_mtime_ns)
+    if key in _GOOD_IMAGES:
+        return
+    _check_image(path, name, where)
+    _GOOD_IMAGES.add(key)
+
+
+def _check_image(path: Path, name: str, where: Location | None) -> None:
     data = read_input(path, f"image '{name}'", MAX_IMAGE_BYTES, where)
     try:
         with Image.open(io.BytesIO(data)) as img:

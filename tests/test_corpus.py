@@ -270,3 +270,23 @@ def test_a_csv_field_longer_than_131072_characters_is_read(tmp_path):
     out = tmp_path / "out"
     out.mkdir()
     check(run(["validate", str(deck), "--games", "0"], tmp_path), 0, "playable", out)
+
+
+def test_a_shared_image_is_checked_once_per_version(tmp_path, monkeypatch):
+    """2,000 cards over one image decode it once; a file changed since is checked again."""
+    from PIL import Image
+
+    from cardgen import deck as deck_module
+
+    calls = []
+    real = deck_module._check_image
+    monkeypatch.setattr(deck_module, "_check_image", lambda *a: calls.append(a[0]) or real(*a))
+    Image.new("RGB", (600, 600), "teal").save(tmp_path / "art.png")
+    (tmp_path / "c.csv").write_text("id,title,image\n" + "".join(f"c{i},C,art.png\n" for i in range(2000)))
+    (tmp_path / "d.yaml").write_text("deck: d\nname: D\ncsv: c.csv\n")
+    assert len(deck_module.load_deck(tmp_path / "d.yaml").cards) == 2000
+    assert len(calls) == 1
+    _png_with_broken_stream(tmp_path / "art.png")
+    os.utime(tmp_path / "art.png", ns=(1, 1))  # a new version even on a coarse clock
+    with pytest.raises(deck_module.CardgenError, match="not a readable PNG"):
+        deck_module.load_deck(tmp_path / "d.yaml")
