@@ -33,7 +33,8 @@ DEFAULT_SIMULATIONS = 1000
 EXPLORATION = 0.7
 #: a rollout longer than this counts as a draw
 MAX_ROLLOUT = 10_000
-#: moves a rollout plays before asking a game that can judge positions (``Game.evaluate``)
+#: moves a rollout plays before asking a game that can judge positions (``Game.evaluate``); a game
+#: may set its own as ``rollout_depth``
 ROLLOUT_DEPTH = 4
 
 
@@ -191,7 +192,7 @@ def _rollout(game: Game, state: State, rng: random.Random) -> list[float]:
     ROLLOUT_DEPTH moves and then its judgement."""
     fast = getattr(game, "random_action", None)
     evaluate = getattr(game, "evaluate", None)
-    limit = ROLLOUT_DEPTH if evaluate is not None else MAX_ROLLOUT
+    limit = getattr(game, "rollout_depth", ROLLOUT_DEPTH) if evaluate is not None else MAX_ROLLOUT
     moves = 0
     while not state.is_terminal():
         if moves >= limit:
