@@ -67,13 +67,17 @@ def _write(target: Path, printing: Printing, drawings: Mapping[str, Drawer], car
     used = sorted({c.face for c in cards} | {c.back for c in cards if c.back})
     forms = define_forms(canvas, drawings, used, card_w, card_h, t.art_bleed)
     pages = impose(cards, printing)
+    marks = t.crop_marks()
+    _define_crop_marks(canvas, marks)
+    label_room = _label_room(t, marks)
     for page in pages:
         tick(len(page.placements))
         for placement in page.placements:
             _place(canvas, placement.slot, forms[placement.key], t.slot_bleed(placement.slot))
         if page.side == "fronts" or printing.back_marks:
-            _crop_marks(canvas, t)
-        _label(canvas, t, f"{info.label} · sheet {page.sheet + 1}/{page.sheets} · {page.side}")
+            canvas.doForm(CROP_MARKS_FORM)
+        if label_room is not None:
+            _label(canvas, label_room, f"{info.label} · sheet {page.sheet + 1}/{page.sheets} · {page.side}")
         canvas.showPage()
     canvas.save()
     return len(pages)
@@ -140,25 +144,37 @@ def _place(canvas: Canvas, slot: Slot, form: str, bleed: tuple[float, float, flo
     canvas.restoreState()
 
 
-def _crop_marks(canvas: Canvas, template: SheetTemplate) -> None:
-    canvas.saveState()
+#: the form that holds a page's crop marks, drawn once per PDF
+CROP_MARKS_FORM = "CropMarks"
+
+
+def _define_crop_marks(canvas: Canvas, marks: Sequence[tuple[float, float, float, float]]) -> None:
+    canvas.beginForm(CROP_MARKS_FORM)
     canvas.setStrokeColorRGB(0, 0, 0)
     canvas.setLineWidth(CROP_MARK_WIDTH)
-    for x1, y1, x2, y2 in template.crop_marks():
+    for x1, y1, x2, y2 in marks:
         canvas.line(x1, y1, x2, y2)
-    canvas.restoreState()
+    canvas.endForm()
 
 
-def _label(canvas: Canvas, template: SheetTemplate, words: str) -> None:
-    """The page label in the bottom margin: at least LABEL_EDGE from the paper's edge (outside
-    most printers' unprintable margin), clear of the cards and crop marks, in pure black."""
+def _label_room(template: SheetTemplate, marks: Sequence[tuple[float, float, float, float]]
+                ) -> tuple[float, float] | None:
+    """Where the page label may go in the bottom margin, (start x, stop x): at least LABEL_EDGE from
+    the paper's edge (outside most printers' unprintable margin), clear of the cards and crop
+    marks; None when there is no margin to print in."""
     left, bottom, right, _ = template.card_area()
     room_top = bottom - template.art_bleed - 2.0
     if room_top < LABEL_EDGE + LABEL_SIZE:
-        return  # no margin to print in
-    marks = sorted({x1 for x1, _, x2, _ in template.crop_marks() if x1 == x2})
+        return None
+    columns = sorted({x1 for x1, _, x2, _ in marks if x1 == x2})
     start = max(left, LABEL_EDGE) + 4.0
-    stop = next((x - 4.0 for x in marks if x > start + 40), right) if marks else right
+    stop = next((x - 4.0 for x in columns if x > start + 40), right) if columns else right
+    return start, stop
+
+
+def _label(canvas: Canvas, room: tuple[float, float], words: str) -> None:
+    """The page label, shortened with an ellipsis to its room, in pure black."""
+    start, stop = room
     words = words.strip()
     while words and text.width(words, text.REGULAR, LABEL_SIZE) > stop - start:
         words = words[:-2].rstrip() + "…"

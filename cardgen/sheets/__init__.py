@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
-from functools import lru_cache
+from functools import cached_property, lru_cache
 from pathlib import Path
 
 from ..errors import CardgenError
@@ -121,7 +121,7 @@ class SheetTemplate:
                         front.width, front.height, 180)
         raise ValueError(f"duplex mode {duplex!r} has no backs")
 
-    @property
+    @cached_property
     def art_bleed(self) -> float:
         """How far beyond the trim card art is drawn: the most any slot's side may show."""
         return max(max(self.slot_bleed(slot)) for slot in self.slots())
