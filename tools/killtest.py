@@ -3,7 +3,9 @@
     .venv/bin/python tools/killtest.py --runs 100 --seed 1
 
 Each run starts `cardgen build dotcombust` into a folder that already holds a good PDF, sends
-SIGKILL or SIGTERM after a random delay, then checks the PDF there is whole (the previous one or the
+SIGKILL or SIGTERM after a random delay (every other run: a few milliseconds after the build's
+temporary PDF appears, so those kills land while the file is being written, however loaded the
+machine is), then checks the PDF there is whole (the previous one or the
 new one, never half of one), builds again, and checks that no temporary file is left. Prints the
 counts and exits 1 on any failure. tests/test_corpus.py runs a few rounds of it.
 """
@@ -37,12 +39,19 @@ def leftovers(out: Path) -> list[str]:
     return sorted(p.name for p in out.rglob("*") if p.name.endswith(".tmp"))
 
 
-def kill_once(out: Path, rng: random.Random, max_delay: float, stopped: list[int]) -> str | None:
-    """One run: a build killed at a random moment; None if all is well, else what went wrong.
-    Counts in ``stopped`` the runs the signal really cut short."""
+def kill_once(out: Path, rng: random.Random, max_delay: float, stopped: list[int],
+              while_writing: bool = False) -> str | None:
+    """One run: a build killed at a random moment (``while_writing``: just after its temporary file
+    appears); None if all is well, else what went wrong. Counts in ``stopped`` the runs the signal
+    really cut short."""
     sig = rng.choice((signal.SIGKILL, signal.SIGTERM))
     process = build(out)
-    time.sleep(rng.uniform(0.0, max_delay))
+    if while_writing:
+        while process.poll() is None and not leftovers(out):
+            time.sleep(0.001)
+        time.sleep(rng.uniform(0.0, 0.02))
+    else:
+        time.sleep(rng.uniform(0.0, max_delay))
     process.send_signal(sig)
     if process.wait(timeout=60) != 0:
         stopped.append(1)
@@ -72,7 +81,7 @@ def run(runs: int, seed: int, max_delay: float | None = None) -> tuple[list[str]
         first.communicate(timeout=120)
         max_delay = max_delay or 1.1 * (time.perf_counter() - started)
         for n in range(runs):
-            problem = kill_once(out, rng, max_delay, stopped)
+            problem = kill_once(out, rng, max_delay, stopped, while_writing=n % 2 == 1)
             if problem:
                 problems.append(f"run {n}: {problem}")
     return problems, len(stopped)
