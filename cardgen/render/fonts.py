@@ -9,6 +9,7 @@ name and U+ code instead of printing as an empty box.
 from __future__ import annotations
 
 import hashlib
+import weakref
 from dataclasses import dataclass, field
 from functools import cached_property, lru_cache
 from pathlib import Path
@@ -43,6 +44,31 @@ def register(path: Path) -> str:
     return _register(str(Path(path).resolve()))
 
 
+#: strings up to this length have their subset split remembered per document
+SPLIT_CACHE_LENGTH = 48
+
+
+class _TTFont(TTFont):
+    """reportlab's TrueType font, remembering how each string it wrote into a document split into
+    subsets: a deck's words recur on card after card, and the split of a string never changes once
+    its characters have their codes in that document (codes are only ever added)."""
+
+    def __init__(self, name: str, path: str):
+        super().__init__(name, path)
+        self._splits: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+
+    def splitString(self, text, doc, encoding="utf-8"):
+        if len(text) > SPLIT_CACHE_LENGTH:  # a long run seldom recurs: not worth its memory
+            return super().splitString(text, doc, encoding)
+        cache = self._splits.get(doc)
+        if cache is None:
+            cache = self._splits[doc] = {}
+        split = cache.get(text)
+        if split is None:
+            split = cache[text] = super().splitString(text, doc, encoding)
+        return split
+
+
 @lru_cache(maxsize=256)
 def _register(path: str) -> str:
     digest = hashlib.sha1(path.encode()).hexdigest()[:8]
@@ -50,7 +76,7 @@ def _register(path: str) -> str:
     bundled_font = Path(path).parent == bundled("fonts").resolve()
     name = Path(path).stem if bundled_font else f"{Path(path).stem}-{digest}"
     try:
-        font = TTFont(name, path)
+        font = _TTFont(name, path)
     except TTFError as exc:
         raise FontFileError(f"not a usable TrueType font ({exc})") from None
     except (OSError, ValueError, KeyError, IndexError, AssertionError) as exc:

@@ -567,6 +567,7 @@ def _draw_inline(canvas, icons: list[tuple]) -> None:
     icons.clear()
 
 
+@lru_cache(maxsize=1024)
 def inline_glyph(name: str, color: RGB) -> tuple[str, RGB, RGB]:
     """An icon in text: drawn in the text's colour, filled light on dark ink (dark on light)."""
     return (name, mix(color, ink_on(color), 0.7), color)
