@@ -90,3 +90,35 @@ def test_a_number_and_the_word_after_it_never_split_across_lines():
             if words:
                 last = "".join(p.text for p in words[-1].pieces)
                 assert not re.fullmatch(r"\d+", last.split(" ")[-1]), (width, last)
+
+
+def test_words_over_many_font_subsets_print_as_written(tmp_path):
+    """Text in more characters than one font subset holds (256), its words recurring card after card
+    in new orders, extracts from the PDF as written: a remembered subset split is never stale."""
+    import random
+
+    from cardgen.render.fonts import coverage, default_family, register
+
+    has = coverage(register(default_family().file("regular")))
+    letters = [chr(c) for c in (*range(0x100, 0x250), *range(0x391, 0x3CA), *range(0x410, 0x450))
+               if chr(c) in has and chr(c).isalpha()]
+    rng = random.Random(7)
+    words = ["".join(rng.choice(letters) for _ in range(rng.randrange(3, 9))) for _ in range(150)]
+    rows, used = [], set()
+    for i in range(60):
+        chosen = rng.sample(words, 12)
+        used.update(chosen)
+        rows.append((f"c{i}", " ".join(chosen[:2]), " ".join(chosen[2:])))
+    printed: dict[str, set[str]] = {}
+    for name, order in (("d", rows), ("e", rows[::-1])):  # two documents: splits are per document
+        (tmp_path / f"{name}.csv").write_text(
+            "id,title,text\n" + "".join(f"{a},{b},{c}\n" for a, b, c in order), encoding="utf-8")
+        (tmp_path / f"{name}.yaml").write_text(f"deck: {name}\nname: D\ncsv: {name}.csv\n", encoding="utf-8")
+    build_decks([str(tmp_path / "d.yaml"), str(tmp_path / "e.yaml")], tmp_path / "out", BuildSettings())
+    for name in "de":
+        printed[name] = set()
+        for page in pdfium.PdfDocument(str(tmp_path / "out" / f"{name}.pdf")):
+            printed[name].update(page.get_textpage().get_text_range().split())
+    assert len(set("".join(used))) > 256
+    for name in "de":
+        assert used <= printed[name], sorted(used - printed[name])[:5]
