@@ -10,24 +10,63 @@ from __future__ import annotations
 import statistics
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from .errors import CardgenError
 from .playtest import rate_difference, run_playtest, wilson_interval
 
+#: per game, the policy every seat plays in a full run and the games of each experiment: sized so
+#: that a full run of one game is an hour or two of CPU on a 2-core machine (docs/answers.md)
+FULL_RUN: dict[str, tuple[str, int]] = {
+    "common-carrier": ("mcts:300", 200),
+    "dotcombust": ("mcts:200", 100),
+    "clusterfuck": ("mcts:100", 50),
+}
+#: the policy and games of an experiment with --quick: under a minute for a game's questions
+QUICK_RUN = ("greedy", 20)
+
 
 @dataclass(frozen=True)
 class Settings:
-    """How hard to look: the policy every seat plays, games per experiment, seed, processes."""
+    """How hard to look: the policy every seat plays, games per experiment, seed, processes.
 
-    policy: str = "greedy"
-    games: int = 200
+    ``policy`` and ``games`` left None take the game's full-run sizes (FULL_RUN), or QUICK_RUN's
+    with ``quick``."""
+
+    policy: str | None = None
+    games: int | None = None
     seed: int = 1
     jobs: int = 1
     quick: bool = False
     #: a Dask scheduler's address, to play there instead of in local processes
     scheduler: str | None = None
+
+    def for_game(self, game: str) -> Settings:
+        """These settings with the game's sizes filled in."""
+        policy, games = QUICK_RUN if self.quick else FULL_RUN.get(game, QUICK_RUN)
+        return replace(self, policy=self.policy or policy, games=self.games or games)
+
+
+@dataclass(frozen=True)
+class Experiment:
+    """One playtest of a bundled game: its options and players, every seat on the run's policy."""
+
+    game: str
+    options: tuple[tuple[str, Any], ...] = ()
+    players: int | None = None
+
+    def describe(self) -> str:
+        parts = [f"{k}={v}" for k, v in self.options] + ([f"{self.players} players"] if self.players else [])
+        return f"{self.game} ({', '.join(parts) or 'default rules'})"
+
+
+def experiment(game: str, options: dict[str, Any] | None = None, players: int | None = None) -> Experiment:
+    return Experiment(game, tuple(sorted((options or {}).items())), players)
+
+
+#: each experiment's playtest report, by experiment
+Results = dict[Experiment, dict[str, Any]]
 
 
 @dataclass(frozen=True)
@@ -36,7 +75,10 @@ class Question:
     game: str
     #: the seed's own words
     question: str
-    run: Callable[[Settings], dict[str, Any]]
+    #: the playtests the answer needs, planned before any is played (questions may share them)
+    experiments: Callable[[Settings], list[Experiment]]
+    #: the answer, evidence and confidence from the played experiments
+    answer: Callable[[Settings, Results], dict[str, Any]]
 
 
 def engine(game: str, options: dict[str, Any] | None = None, players: int | None = None) -> Any:
@@ -51,9 +93,9 @@ def engine(game: str, options: dict[str, Any] | None = None, players: int | None
     return info.from_deck(deck, deck.options)
 
 
-def play(settings: Settings, game: str, options: dict[str, Any] | None = None,
-         players: int | None = None, games: int | None = None) -> dict[str, Any]:
-    return run_playtest(engine(game, options, players), games or settings.games, settings.seed,
+def play(settings: Settings, run: Experiment) -> dict[str, Any]:
+    assert settings.policy is not None and settings.games is not None
+    return run_playtest(engine(run.game, dict(run.options), run.players), settings.games, settings.seed,
                         policy=settings.policy, jobs=settings.jobs, scheduler=settings.scheduler)
 
 
@@ -66,15 +108,22 @@ def _pct(x: float) -> str:
     return f"{100 * x:.0f}%"
 
 
+def _count(n: int, noun: str) -> str:
+    return f"{n} {noun}{'' if n == 1 else 's'}"
+
+
 def _separate(a: dict[str, Any], b: dict[str, Any]) -> bool:
     return a["wilson_high"] < b["wilson_low"] or b["wilson_high"] < a["wilson_low"]
 
 
 # --- Common Carrier ---------------------------------------------------------------------------
 
-def cc_target(settings: Settings) -> dict[str, Any]:
+CC_TARGET = experiment("common-carrier", {"target": 8})
+
+
+def cc_target(settings: Settings, results: Results) -> dict[str, Any]:
     """Tie rates at targets 5..8 from one run at target 8: a game first reaching t ends there."""
-    report = play(settings, "common-carrier", {"target": 8})
+    report = results[CC_TARGET]
     n = report["games"]
     ties = {t: _share(round(rate * n), n) for t, rate in report["tie_rate_by_target"].items()}
     answer = (f"With {settings.policy} play on both sides, games end in a tie {_pct(ties['7']['rate'])} of the "
@@ -88,13 +137,17 @@ def cc_target(settings: Settings) -> dict[str, Any]:
                            "some neighbouring targets' intervals overlap: play more games")}
 
 
-def cc_last_player(settings: Settings) -> dict[str, Any]:
+CC_ENDGAME = (("without Endgame", experiment("common-carrier")),
+              ("with Endgame", experiment("common-carrier", {"endgame": True})))
+
+
+def cc_last_player(settings: Settings, results: Results) -> dict[str, Any]:
     """Seat 2 (the player who moves last) against seat 1, without and with the Endgame rule."""
     evidence: dict[str, Any] = {"policy": settings.policy}
     parts = []
     separated = []
-    for label, options in (("without Endgame", {}), ("with Endgame", {"endgame": True})):
-        report = play(settings, "common-carrier", options)
+    for label, run in CC_ENDGAME:
+        report = results[run]
         first, second = report["seat_win_rates"]
         diff, low, high = rate_difference(second["wins"], first["wins"], report["games"])
         evidence[label] = {"seat_1_wins": first["wins"], "seat_2_wins": second["wins"], "ties": report["draws"],
@@ -108,13 +161,16 @@ def cc_last_player(settings: Settings) -> dict[str, Any]:
                                     for label, s in zip(("without Endgame", "with Endgame"), separated))}
 
 
-def cc_pbx(settings: Settings) -> dict[str, Any]:
+#: the gray-card rule with 4 PBX for one player and 4 goose eggs for the other, on both seatings
+CC_PBX = tuple(experiment("common-carrier", {"gray_rule": True, "gray_pbx_1": 4 if seat == 0 else 0,
+                                             "gray_pbx_2": 4 if seat == 1 else 0}) for seat in (0, 1))
+
+
+def cc_pbx(settings: Settings, results: Results) -> dict[str, Any]:
     """With the gray-card rule, a player choosing 4 PBX against one choosing 4 goose eggs, both seatings."""
     pbx_wins = goose_wins = games = ties = 0
-    for pbx_seat in (0, 1):
-        options = {"gray_rule": True, "gray_pbx_1": 4 if pbx_seat == 0 else 0,
-                   "gray_pbx_2": 4 if pbx_seat == 1 else 0}
-        report = play(settings, "common-carrier", options)
+    for pbx_seat, run in enumerate(CC_PBX):
+        report = results[run]
         seats = report["seat_win_rates"]
         pbx_wins += seats[pbx_seat]["wins"]
         goose_wins += seats[1 - pbx_seat]["wins"]
@@ -137,15 +193,23 @@ DCB_VARIANTS: tuple[tuple[str, dict[str, Any]], ...] = (
     ("bitter end", {"bitter_end": True}), ("both barrels", {"both_barrels": True}))
 
 
-def dcb_variants(settings: Settings) -> dict[str, Any]:
+def _dcb_counts(settings: Settings) -> tuple[int, ...]:
+    return (3, 4) if settings.quick else (3, 4, 5, 6)
+
+
+def _dcb_runs(settings: Settings) -> list[Experiment]:
+    return [experiment("dotcombust", {**options, "players": players})
+            for players in _dcb_counts(settings) for _, options in DCB_VARIANTS]
+
+
+def dcb_variants(settings: Settings, results: Results) -> dict[str, Any]:
     """Each optional rule against the base game, per player count: turns, ties, the seats' spread."""
-    counts = (3, 4) if settings.quick else (3, 4, 5, 6)
     table: dict[str, dict[str, Any]] = {}
     lines = []
-    for players in counts:
+    for players in _dcb_counts(settings):
         row = {}
         for label, options in DCB_VARIANTS:
-            report = play(settings, "dotcombust", {**options, "players": players})
+            report = results[experiment("dotcombust", {**options, "players": players})]
             turns = report["game_figures"].get("mean turns per game")
             row[label] = {"mean_turns": turns, "ties": _share(report["draws"], report["games"]),
                           "seat_rates": [s["rate"] for s in report["seat_win_rates"]],
@@ -166,10 +230,14 @@ def _cf_counts(settings: Settings) -> tuple[int, ...]:
     return (5, 8) if settings.quick else (5, 6, 7, 8)
 
 
-def cf_rounds(settings: Settings) -> dict[str, Any]:
+def _cf_runs(settings: Settings) -> list[Experiment]:
+    return [experiment("clusterfuck", players=players) for players in _cf_counts(settings)]
+
+
+def cf_rounds(settings: Settings, results: Results) -> dict[str, Any]:
     table = {}
     for players in _cf_counts(settings):
-        report = play(settings, "clusterfuck", players=players)
+        report = results[experiment("clusterfuck", players=players)]
         table[str(players)] = report["game_figures"].get("rounds until a True Magnate (mean)")
     return {"answer": "A True Magnate comes after " + ", ".join(
                 f"{rounds:.1f} rounds with {players} players" for players, rounds in table.items()) + " on average.",
@@ -178,12 +246,12 @@ def cf_rounds(settings: Settings) -> dict[str, Any]:
             "confidence": "means of whole games; the spread between counts is the signal"}
 
 
-def cf_status_power(settings: Settings) -> dict[str, Any]:
+def cf_status_power(settings: Settings, results: Results) -> dict[str, Any]:
     """How often the Magnate keeps his place, against the 1 in N a powerless seat would have."""
     table = {}
     parts = []
     for players in _cf_counts(settings):
-        report = play(settings, "clusterfuck", players=players)
+        report = results[experiment("clusterfuck", players=players)]
         keeps = report["game_figures"].get("Magnate keeps place") or 0.0
         table[str(players)] = {"magnate_keeps_place": keeps, "by_chance": 1 / players}
         parts.append(f"{_pct(keeps)} with {players} players (chance: {_pct(1 / players)})")
@@ -197,43 +265,98 @@ def cf_status_power(settings: Settings) -> dict[str, Any]:
 QUESTIONS = (
     Question("cc-target", "common-carrier",
              "I have a hard time making 7, and often the game ends in a tie. Try 6, and then 5 ... "
-             "Is 7 too easy?", cc_target),
+             "Is 7 too easy?", lambda s: [CC_TARGET], cc_target),
     Question("cc-last-player", "common-carrier",
              "Because the last player seems to have an advantage in 'playing for stalemate' ... each player "
-             "only plays one card per turn.", cc_last_player),
+             "only plays one card per turn.", lambda s: [run for _, run in CC_ENDGAME], cc_last_player),
     Question("cc-pbx", "common-carrier", "Hint: the PBX works against you far more often than you would think.",
-             cc_pbx),
+             lambda s: list(CC_PBX), cc_pbx),
     Question("dcb-variants", "dotcombust",
              "80 cards is a lot for only 4 people. Take out a few assets to make hand sizes more managable. "
              "(And No Tagbacks, To the Bitter End, Both Barrels: what does each do to game length and ties, "
-             "per player count?)", dcb_variants),
-    Question("cf-rounds", "clusterfuck", "How many rounds until a True Magnate, per player count?", cf_rounds),
+             "per player count?)", _dcb_runs, dcb_variants),
+    Question("cf-rounds", "clusterfuck", "How many rounds until a True Magnate, per player count?",
+             _cf_runs, cf_rounds),
     Question("cf-status-power", "clusterfuck",
-             "How much does a status card's power keep the Magnate on top?", cf_status_power),
+             "How much does a status card's power keep the Magnate on top?", _cf_runs, cf_status_power),
 )
 
 
-def analyze(game: str, settings: Settings, only: Sequence[str] = ()) -> dict[str, Any]:
-    """Run the questions of ``game`` (or those named in ``only``) and collect the answers."""
-    chosen = [q for q in QUESTIONS if q.game == game and (not only or q.id in only)]
+@dataclass(frozen=True)
+class Plan:
+    """What a run will play, known before the first game: its size, and an estimate of its time."""
+
+    game: str
+    settings: Settings
+    questions: tuple[Question, ...]
+    #: every distinct experiment, in the order they are played (questions may share one)
+    experiments: tuple[Experiment, ...]
+
+    @property
+    def total_games(self) -> int:
+        return len(self.experiments) * (self.settings.games or 0)
+
+    def estimate_seconds(self) -> float:
+        """Wall seconds the run should take: one timed game per distinct engine (game and players),
+        scaled by the games of its experiments and shared out over the processes."""
+        from .playtest import play_game
+
+        assert self.settings.policy is not None and self.settings.games is not None
+        per_game: dict[tuple[str, int | None], float] = {}
+        total = 0.0
+        for run in self.experiments:
+            key = (run.game, run.players or dict(run.options).get("players"))
+            if key not in per_game:
+                game = engine(run.game, dict(run.options), run.players)
+                began = time.process_time()
+                play_game(game, 0, self.settings.seed, [self.settings.policy] * game.num_players)
+                per_game[key] = time.process_time() - began
+            total += per_game[key] * self.settings.games
+        return total / max(1, self.settings.jobs)
+
+    def describe(self) -> str:
+        s = self.settings
+        return (f"analyze {self.game}: {_count(len(self.questions), 'question')}, "
+                f"{_count(len(self.experiments), 'experiment')} of {s.games} games ({self.total_games} games), "
+                f"{s.policy} play on every seat, seed {s.seed}"
+                f"{' (quick)' if s.quick else ''}")
+
+
+def plan(game: str, settings: Settings, only: Sequence[str] = ()) -> Plan:
+    """The questions of ``game`` (or those named in ``only``) and the experiments they need."""
+    chosen = tuple(q for q in QUESTIONS if q.game == game and (not only or q.id in only))
     if not chosen:
         games = sorted({q.game for q in QUESTIONS})
         raise CardgenError(f"no questions for '{game}'" + (f" named {', '.join(only)}" if only else "") +
                            f"; games with questions: {', '.join(games)}")
+    settings = settings.for_game(game)
+    runs = tuple(dict.fromkeys(run for q in chosen for run in q.experiments(settings)))
+    return Plan(game, settings, chosen, runs)
+
+
+def analyze(game: str, settings: Settings, only: Sequence[str] = (),
+            planned: Callable[[Plan], None] | None = None) -> dict[str, Any]:
+    """Play the experiments behind ``game``'s questions (or those named in ``only``) and answer them.
+
+    ``planned`` is told the plan before the first game (the command prints its size and time)."""
+    the_plan = plan(game, settings, only)
+    if planned is not None:
+        planned(the_plan)
+    settings = the_plan.settings
     started = time.perf_counter()
-    answers = []
-    for question in chosen:
-        began = time.perf_counter()
-        result = question.run(settings)
-        answers.append({"id": question.id, "question": question.question, **result,
-                        "seconds": time.perf_counter() - began})
+    results: Results = {}
+    for run in the_plan.experiments:
+        results[run] = play(settings, run)
+    answers = [{"id": q.id, "question": q.question, **q.answer(settings, results)} for q in the_plan.questions]
     return {"game": game, "policy": settings.policy, "games": settings.games, "seed": settings.seed,
-            "quick": settings.quick, "questions": answers, "seconds": time.perf_counter() - started}
+            "quick": settings.quick, "experiments": len(the_plan.experiments),
+            "total_games": the_plan.total_games, "questions": answers,
+            "seconds": time.perf_counter() - started}
 
 
 def format_answers(report: dict[str, Any]) -> str:
-    lines = [(f"Analysis: {report['game']}, {report['policy']} play, {report['games']} games an experiment, "
-              f"seed {report['seed']} ({report['seconds']:.0f} s)")]
+    lines = [(f"Analysis: {report['game']}, {report['policy']} play, {report['games']} games an experiment "
+              f"({report['total_games']} games), seed {report['seed']} ({report['seconds']:.0f} s)")]
     for answer in report["questions"]:
         lines += ["", f"[{answer['id']}] \"{answer['question']}\"", f"  {answer['answer']}",
                   f"  confidence: {answer['confidence']}"]

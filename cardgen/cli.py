@@ -430,15 +430,27 @@ def _engine(deck: str, shared: dict, what: str) -> Any:
     return info.from_deck(built, built.options)
 
 
+def _duration(seconds: float) -> str:
+    if seconds < 90:
+        return f"{seconds:.0f} s"
+    if seconds < 5400:
+        return f"{seconds / 60:.0f} min"
+    return f"{seconds / 3600:.1f} h"
+
+
 @main.command()
 @click.argument("game")
-@click.option("--policy", default="greedy", show_default=True, callback=_policy_option, metavar="POLICY",
-              help="The policy every seat plays (random, greedy, mcts:N); the answers are as good as it.")
+@click.option("--policy", default=None, callback=_policy_option, metavar="POLICY",
+              help="The policy every seat plays (random, greedy, mcts:N); the answers are as good as it "
+                   "[default: the game's full-run policy, mcts:300 for common-carrier, mcts:200 for "
+                   "dotcombust, mcts:100 for clusterfuck; greedy with --quick].")
 @click.option("--games", type=click.IntRange(1, 1_000_000), default=None,
-              help="Games per experiment [default: 200, or 20 with --quick].")
+              help="Games per experiment [default: 200 for common-carrier, 100 for dotcombust, 50 for "
+                   "clusterfuck; 20 with --quick].")
 @click.option("--seed", default=1, show_default=True, type=int, help="Same seed, same answers.")
 @_jobs_option
-@click.option("--quick", is_flag=True, help="A small run (fewer games and player counts) for a first look.")
+@click.option("--quick", is_flag=True,
+              help="A small run (greedy play, 20 games an experiment, fewer player counts) for a first look.")
 @click.option("--question", "only", multiple=True, metavar="ID",
               help="Only this question (repeatable): cc-target, cc-last-player, cc-pbx, dcb-variants, "
                    "cf-rounds, cf-status-power.")
@@ -447,7 +459,10 @@ def _engine(deck: str, shared: dict, what: str) -> Any:
 @click.option("--report", "report_path", type=click.Path(dir_okay=False, path_type=Path), default=None,
               help="Also write the answers with their charts to FILE.pdf or FILE.html.")
 def analyze(game, policy, games, seed, jobs, quick, only, scheduler, as_json, report_path):
-    """Answer the designers' questions in GAME's original rules by playing the experiments."""
+    """Answer the designers' questions in GAME's original rules by playing the experiments.
+
+    Before the first game it says how many games it will play and, timing one game of each
+    engine, about how long that takes."""
     from .analyze import Settings, format_answers
     from .analyze import analyze as run_analysis
     from .progress import Progress, reporting
@@ -456,13 +471,18 @@ def analyze(game, policy, games, seed, jobs, quick, only, scheduler, as_json, re
         from .analyze import check_report_path
 
         check_report_path(report_path)
-    settings = Settings(policy=policy, games=games or (20 if quick else 200), seed=seed, jobs=jobs, quick=quick,
-                        scheduler=scheduler)
-    if not as_json:
-        click.echo(f"analyze {game}: {settings.policy} play, {settings.games} games an experiment"
-                   f"{' (quick)' if quick else ''}", err=True)
+    settings = Settings(policy=policy, games=games, seed=seed, jobs=jobs, quick=quick, scheduler=scheduler)
+
+    def planned(plan) -> None:
+        if as_json:
+            return
+        click.echo(plan.describe(), err=True)
+        seconds = plan.estimate_seconds()
+        where = "on the cluster's workers" if scheduler else f"with {jobs} process{'es' if jobs > 1 else ''}"
+        click.echo(f"  about {_duration(seconds)} {where} (from one timed game of each engine)", err=True)
+
     with reporting(Progress("playing", enabled=None if not as_json else False)):
-        report = run_analysis(game, settings, only)
+        report = run_analysis(game, settings, only, planned)
     if report_path is not None:
         from .analyze import write_report
 

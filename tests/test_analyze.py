@@ -47,3 +47,26 @@ def test_the_report_is_written_as_pdf_or_html_with_a_chart_per_answer(tmp_path):
     assert html.count("<svg") == len(report["questions"]) and "cf-rounds" in html
     with pytest.raises(Exception, match=r"\.pdf or \.html"):
         write_report(report, tmp_path / "a.txt")
+
+
+def test_the_plan_is_known_before_the_first_game_and_shares_experiments():
+    from cardgen.analyze import FULL_RUN, QUICK_RUN, plan
+
+    full = plan("clusterfuck", Settings())
+    # both Clusterfuck questions read the same four playtests: played once
+    assert len(full.experiments) == 4 and len(full.questions) == 2
+    assert (full.settings.policy, full.settings.games) == FULL_RUN["clusterfuck"]
+    assert full.total_games == 4 * FULL_RUN["clusterfuck"][1]
+    assert "4 experiments" in full.describe() and f"{full.total_games} games" in full.describe()
+    quick = plan("dotcombust", Settings(quick=True, games=3))
+    assert (quick.settings.policy, quick.settings.games) == (QUICK_RUN[0], 3)
+    assert len(quick.experiments) == 2 * 5
+    assert quick.estimate_seconds() > 0
+
+
+def test_the_command_says_the_size_and_time_before_playing(cli):
+    result = cli("analyze", "common-carrier", "--quick", "--games", "2", "--question", "cc-target")
+    assert result.exit_code == 0, result.output
+    first = result.output.splitlines()[0]
+    assert first.startswith("analyze common-carrier: 1 question, 1 experiment of 2 games (2 games), greedy play")
+    assert re.search(r"about \d+ s with 1 process", result.output)
