@@ -349,7 +349,7 @@ def analyze(game: str, settings: Settings, only: Sequence[str] = (),
         results[run] = play(settings, run)
     answers = [{"id": q.id, "question": q.question, **q.answer(settings, results)} for q in the_plan.questions]
     return {"game": game, "policy": settings.policy, "games": settings.games, "seed": settings.seed,
-            "quick": settings.quick, "experiments": len(the_plan.experiments),
+            "quick": settings.quick, "jobs": settings.jobs, "experiments": len(the_plan.experiments),
             "total_games": the_plan.total_games, "questions": answers,
             "seconds": time.perf_counter() - started}
 

@@ -70,3 +70,18 @@ def test_the_command_says_the_size_and_time_before_playing(cli):
     first = result.output.splitlines()[0]
     assert first.startswith("analyze common-carrier: 1 question, 1 experiment of 2 games (2 games), greedy play")
     assert re.search(r"about \d+ s with 1 process", result.output)
+
+
+def test_docs_answers_are_written_from_the_json_of_a_run(tmp_path):
+    import sys
+
+    from conftest import ROOT
+
+    sys.path.insert(0, str(ROOT / "tools"))
+    from answers_md import render
+
+    report = json.loads(json.dumps(analyze("clusterfuck", Settings(policy="random", games=3, quick=True))))
+    text = render([report])
+    assert "    cardgen analyze clusterfuck --policy random --games 3 --seed 1 --quick" in text
+    for answer in report["questions"]:
+        assert f"### {answer['id']}" in text and answer["answer"] in text

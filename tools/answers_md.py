@@ -1,0 +1,61 @@
+"""Write docs/answers.md from the JSON of full `cardgen analyze` runs, so no figure is copied by hand.
+
+    cardgen analyze common-carrier --jobs 2 --json > out/cc.json
+    cardgen analyze dotcombust --jobs 2 --json > out/dcb.json
+    cardgen analyze clusterfuck --jobs 2 --json > out/cf.json
+    .venv/bin/python tools/answers_md.py out/cc.json out/dcb.json out/cf.json > docs/answers.md
+
+Each report gives its command (rebuilt from the settings it records), its size and time, and per
+question the seed's words, the answer, how sure it is and the evidence as JSON.
+"""
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+INTRO = """\
+# Answers to the designers' questions
+
+The original rules ask questions only play can answer. `cardgen analyze GAME`
+plays the experiments behind each (cardgen/analyze.py) and answers with
+numbers and 95 % intervals. These are the answers of full runs, written by
+`tools/answers_md.py` from the runs' `--json` output; rerun the command above
+each game to check them (same seed, same answers; the seconds depend on the
+machine). The answers are only as good as the players: every seat plays the
+policy named, information-set Monte Carlo tree search with that many
+simulations a move (README, "Policies"; its strength against greedy and random
+play is measured by `cardgen ladder`).
+"""
+
+
+def render(reports: list[dict]) -> str:
+    parts = [INTRO]
+    for report in reports:
+        command = (f"cardgen analyze {report['game']} --policy {report['policy']} --games {report['games']} "
+                   f"--seed {report['seed']}" + (" --quick" if report.get("quick") else ""))
+        parts += [f"## {report['game']}", "",
+                  f"    {command}", "",
+                  f"{report['experiments']} experiments of {report['games']} games ({report['total_games']} "
+                  f"games), {report['seconds'] / 60:.0f} minutes on the machine that ran it"
+                  + (f" ({report['jobs']} process{'es' if report['jobs'] > 1 else ''})."
+                     if report.get("jobs") else "."), ""]
+        for answer in report["questions"]:
+            parts += [f"### {answer['id']}", "", f"> {answer['question']}", "", answer["answer"], "",
+                      f"*Confidence:* {answer['confidence']}.", "",
+                      "<details><summary>Evidence</summary>", "", "```json",
+                      json.dumps(answer["evidence"], indent=1), "```", "", "</details>", ""]
+    return "\n".join(parts)
+
+
+def main(argv: list[str]) -> int:
+    if not argv:
+        print(__doc__, file=sys.stderr)
+        return 2
+    reports = [json.loads(Path(path).read_text(encoding="utf-8")) for path in argv]
+    sys.stdout.write(render(reports))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
