@@ -14,6 +14,7 @@ stays small and cheap to clone.
 """
 from __future__ import annotations
 
+import math
 import random
 from collections.abc import Callable, Mapping
 from typing import Any
@@ -344,6 +345,39 @@ class ClusterfuckGame(Game["ClusterfuckState"]):
         runner_up = state.last_finish[1]
         return ASSIGN + 16 * runner_up + min(state.unassigned())
 
+    #: random moves a search plays from a new node before it asks ``evaluate``
+    rollout_depth = 2
+    #: ``evaluate``'s weights: a round's chances per unit of hand strength, the match's per round
+    ROUND_SHARPNESS, MATCH_SHARPNESS = 1.0, 3.0
+
+    def evaluate(self, state: ClusterfuckState) -> list[float]:
+        """Each player's chance of becoming the True Magnate as the search guesses it, summing to 1.
+
+        This round's Magnate is the first out if someone is; else the chance of each player still
+        in is a softmax of its hand's strength (fewer sets to play, a 2 to take a trick back).
+        A player's match chance is a softmax of its rounds won plus that chance."""
+        n = state.n
+        if state.winner is not None:
+            return [1.0 if p == state.winner else 0.0 for p in range(n)]
+        won = state.rounds_won
+        if state.finish:
+            magnate = state.finish[0]
+            rounds = [won[p] + (1.0 if p == magnate else 0.0) for p in range(n)]
+        else:
+            out, hands, held = state.out, state.hands, state.held
+            sharp = self.ROUND_SHARPNESS
+            weights = [0.0 if out[p] else
+                       math.exp(sharp * (0.6 * (hands[p][TWO] > 0) + 0.3 * (hands[p][TWO - 1] > 0)
+                                         - (13 - hands[p].count(0)) - 0.2 * held[p]))
+                       for p in range(n)]
+            total = sum(weights)
+            rounds = [won[p] + weights[p] / total for p in range(n)]
+        top = max(rounds)
+        sharp = self.MATCH_SHARPNESS
+        chances = [math.exp(sharp * (r - top)) for r in rounds]
+        total = sum(chances)
+        return [c / total for c in chances]
+
     def heuristic(self, state: ClusterfuckState, player: int) -> float:
         """Rounds won first, then fewer cards, then strong cards in hand."""
         hand = state.hands[player]
@@ -597,6 +631,10 @@ class ClusterfuckState(State):
         return result
 
     def clone(self) -> ClusterfuckState:
+        return self._copy(True)
+
+    def _copy(self, knowledge: bool) -> ClusterfuckState:
+        """A copy; without ``knowledge`` it tracks no cards seen in hands (a determinization's)."""
         other = object.__new__(ClusterfuckState)
         other.__dict__.update(self.__dict__)
         other.hands = [h[:] for h in self.hands]
@@ -606,7 +644,7 @@ class ClusterfuckState(State):
                      "rounds_won", "known", "keep_hits", "last_finish"):
             setattr(other, name, getattr(self, name)[:])
         if self.seen_in_hand is not None:
-            other.seen_in_hand = [d.copy() for d in self.seen_in_hand]
+            other.seen_in_hand = [d.copy() for d in self.seen_in_hand] if knowledge else None
         return other
 
     def determinize(self, player: int, rng: random.Random) -> ClusterfuckState:
@@ -629,8 +667,7 @@ class ClusterfuckState(State):
         (``seen_in_hand`` None): it is searched, not determinized again.
         """
         n = self.n
-        other = self.clone()
-        other.seen_in_hand = None
+        other = self._copy(False)
         other.deal_seed = rng.getrandbits(48)
         other.status_seed = rng.getrandbits(48)
         mine = self.known[player * n:(player + 1) * n]
