@@ -349,12 +349,16 @@ class ClusterfuckGame(Game["ClusterfuckState"]):
     rollout_depth = 2
     #: ``evaluate``'s weights: a round's chances per unit of hand strength, the match's per round
     ROUND_SHARPNESS, MATCH_SHARPNESS = 1.0, 3.0
+    #: what a set of each rank costs a hand (a low set is hard to be rid of, a high one takes a
+    #: trick back), and what each card costs
+    SET_COST = tuple(1.0 - 1.2 * r / TWO for r in range(len(RANKS)))
+    CARD_COST = 0.1
 
     def evaluate(self, state: ClusterfuckState) -> list[float]:
         """Each player's chance of becoming the True Magnate as the search guesses it, summing to 1.
 
         This round's Magnate is the first out if someone is; else the chance of each player still
-        in is a softmax of its hand's strength (fewer sets to play, a 2 to take a trick back).
+        in is a softmax of its hand's strength (few sets to play, low ones above all).
         A player's match chance is a softmax of its rounds won plus that chance."""
         n = state.n
         if state.winner is not None:
@@ -365,10 +369,9 @@ class ClusterfuckGame(Game["ClusterfuckState"]):
             rounds = [won[p] + (1.0 if p == magnate else 0.0) for p in range(n)]
         else:
             out, hands, held = state.out, state.hands, state.held
-            sharp = self.ROUND_SHARPNESS
+            sharp, cost, per_card = self.ROUND_SHARPNESS, self.SET_COST, self.CARD_COST
             weights = [0.0 if out[p] else
-                       math.exp(sharp * (0.6 * (hands[p][TWO] > 0) + 0.3 * (hands[p][TWO - 1] > 0)
-                                         - (13 - hands[p].count(0)) - 0.2 * held[p]))
+                       math.exp(-sharp * (sum(c for c, k in zip(cost, hands[p]) if k) + per_card * held[p]))
                        for p in range(n)]
             total = sum(weights)
             rounds = [won[p] + weights[p] / total for p in range(n)]
