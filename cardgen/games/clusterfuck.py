@@ -14,6 +14,7 @@ stays small and cheap to clone.
 """
 from __future__ import annotations
 
+import math
 import random
 from collections.abc import Callable, Mapping
 from typing import Any
@@ -213,6 +214,7 @@ class ClusterfuckGame(Game["ClusterfuckState"]):
         return self.num_players * (self.rounds_to_win - 1) + 1
 
     def new_initial_state(self, rng: random.Random) -> ClusterfuckState:
+        """A dealt game, in which the engine makes the forced moves (see ``ClusterfuckState``)."""
         return ClusterfuckState(self, rng)
 
     def position(
@@ -223,16 +225,67 @@ class ClusterfuckGame(Game["ClusterfuckState"]):
         rounds_won: list[int] | None = None,
         round_no: int = 1,
         seed: int = 0,
+        plays_forced: bool = False,
     ) -> ClusterfuckState:
         """A hand-built position at the start of a trick (for tests and examples).
 
         ``hands`` are rank counts or strings like "3 3 K 2"; cards no one holds
         are on the played pile. Players with no cards have already gone out,
-        in seat order.
+        in seat order. Unlike a dealt game, such a position leaves every move
+        to the players, forced ones included (see ``ClusterfuckState``), unless
+        ``plays_forced``, so a test can step through a trick pass by pass.
         """
-        return ClusterfuckState(self, random.Random(seed), hands, statuses, leader, rounds_won, round_no)
+        return ClusterfuckState(self, random.Random(seed), hands, statuses, leader, rounds_won, round_no,
+                                plays_forced)
 
     # ---- policies and report
+
+    def random_action(self, state: ClusterfuckState, player: int, rng: random.Random) -> int:
+        """A legal action of ``player`` drawn uniformly, without listing them all.
+
+        Indices come from ``rng.random()`` scaled to the count (faster than ``randrange``; with at
+        most a few hundred actions the bias is below 2**-44).
+        """
+        if player != state.player:
+            raise IllegalAction(f"seat {player} has no move here")
+        phase = state.phase
+        random_ = rng.random
+        if phase == PLAY:
+            hand = state.hands[player]
+            count = state.trick_count
+            if not count:
+                # one lead per card: the i-th card of a rank leads i of that rank
+                i = int(random_() * state.held[player])
+                r = 0
+                while i >= hand[r]:
+                    i -= hand[r]
+                    r += 1
+                return 1 + 4 * r + i
+            beats = state._beats
+            if beats is None:
+                beats = state._beating_ranks()
+            i = int(random_() * (len(beats) + 1))
+            return _FOLLOWS[count][beats[i - 1]] if i else PASS
+        if phase == ANSWER_DEMAND:
+            return COMPLY if random_() < 0.5 else REFUSE
+        if phase == CHOOSE_DEMAND:
+            out, held, played, mine = state.out, state.held, state.played, state.hands[player]
+            targets = [q for q in range(state.n) if q != player and not out[q] and held[q] >= 2]
+            ranks = [r for r in range(13) if played[r] + mine[r] < 4]
+            per = len(ranks) + 1
+            i = int(random_() * (len(targets) * per + 1))
+            if not i:
+                return NO_DEMAND
+            q, what = divmod(i - 1, per)
+            return DEMAND + 14 * targets[q] + (1 + ranks[what - 1] if what else 0)
+        if phase == KEEP_STATUS:
+            return KEEP + 1 + int(random_() * (state.n - 1))
+        if phase == GIVING_BACK:
+            hand = state.hands[player]
+            ranks = [r for r in range(13) if hand[r]]
+            return GIVE_BACK + ranks[int(random_() * len(ranks))]
+        actions = state.legal_actions(player)
+        return actions[int(random_() * len(actions))]
 
     def greedy_action(self, state: ClusterfuckState, player: int, rng: random.Random) -> int:
         """Lowest winning play, safe demands for the best card, honest answers but for bluffs;
@@ -291,6 +344,42 @@ class ClusterfuckGame(Game["ClusterfuckState"]):
         """The lowest number left goes to the player who went out second (a promotion)."""
         runner_up = state.last_finish[1]
         return ASSIGN + 16 * runner_up + min(state.unassigned())
+
+    #: random moves a search plays from a new node before it asks ``evaluate``
+    rollout_depth = 2
+    #: ``evaluate``'s weights: a round's chances per unit of hand strength, the match's per round
+    ROUND_SHARPNESS, MATCH_SHARPNESS = 1.0, 3.0
+    #: what a set of each rank costs a hand (a low set is hard to be rid of, a high one takes a
+    #: trick back), and what each card costs
+    SET_COST = tuple(1.0 - 1.2 * r / TWO for r in range(len(RANKS)))
+    CARD_COST = 0.1
+
+    def evaluate(self, state: ClusterfuckState) -> list[float]:
+        """Each player's chance of becoming the True Magnate as the search guesses it, summing to 1.
+
+        This round's Magnate is the first out if someone is; else the chance of each player still
+        in is a softmax of its hand's strength (few sets to play, low ones above all).
+        A player's match chance is a softmax of its rounds won plus that chance."""
+        n = state.n
+        if state.winner is not None:
+            return [1.0 if p == state.winner else 0.0 for p in range(n)]
+        won = state.rounds_won
+        if state.finish:
+            magnate = state.finish[0]
+            rounds = [won[p] + (1.0 if p == magnate else 0.0) for p in range(n)]
+        else:
+            out, hands, held = state.out, state.hands, state.held
+            sharp, cost, per_card = self.ROUND_SHARPNESS, self.SET_COST, self.CARD_COST
+            weights = [0.0 if out[p] else
+                       math.exp(-sharp * (sum(c for c, k in zip(cost, hands[p]) if k) + per_card * held[p]))
+                       for p in range(n)]
+            total = sum(weights)
+            rounds = [won[p] + weights[p] / total for p in range(n)]
+        top = max(rounds)
+        sharp = self.MATCH_SHARPNESS
+        chances = [math.exp(sharp * (r - top)) for r in rounds]
+        total = sum(chances)
+        return [c / total for c in chances]
 
     def heuristic(self, state: ClusterfuckState, player: int) -> float:
         """Rounds won first, then fewer cards, then strong cards in hand."""
@@ -365,7 +454,17 @@ def _demander_wins(demander: int, target: int, n: int) -> bool:
 
 
 class ClusterfuckState(State):
-    """One position: hands as rank counts, status cards, the trick in play."""
+    """One position: hands as rank counts, status cards, the trick in play.
+
+    Forced moves are the engine's (``plays_forced``, on in every dealt game): a player whose only
+    legal action is to pass (nothing in hand beats the trick), to lead its last card, or to give
+    back its only rank in the exchange makes that move at once, inside the ``apply_action`` that
+    brought the turn to it, so ``current_player()`` names only players with a real choice. The
+    rules are the same (the passes still count towards ending the trick, the last card still goes
+    out), only fewer moves are counted: a random 8-player game has about half the moves it had when
+    every forced pass was one. Hand-built positions (``ClusterfuckGame.position``) leave them to
+    the players unless asked.
+    """
 
     def action_to_string(self, action: Any) -> str:
         return action_to_string(action)
@@ -395,8 +494,13 @@ class ClusterfuckState(State):
         leader: int = 0,
         rounds_won: list[int] | None = None,
         round_no: int = 1,
+        plays_forced: bool = True,
     ):
         n = game.num_players
+        #: whether the engine makes the forced moves itself (see the class docstring)
+        self.plays_forced = plays_forced
+        #: the ranks the player to move can follow with, once counted (``_beating_ranks``)
+        self._beats: list[int] | None = None
         self.game = game
         self.n = n
         self.rounds_to_win = game.rounds_to_win
@@ -424,6 +528,7 @@ class ClusterfuckState(State):
             self._start_round(list(range(n)), statuses, rng.randrange(n), rng)
         else:
             self._set_position(hands, statuses or [], leader)
+        self._lead(self.player)
 
     # ---- the OpenSpiel verbs
 
@@ -469,13 +574,43 @@ class ClusterfuckState(State):
             return [GIVE_BACK + r for r in range(13) if hand[r]]
         return []
 
-    def apply_action(self, action: int) -> None:
+    def num_legal_actions(self, player: int | None = None) -> int:
+        """len(legal_actions(player)) without listing them."""
+        if player is not None and player != self.player:
+            return 0
         phase = self.phase
         if phase == PLAY:
-            if action == PASS:
-                self._pass()
-            else:
+            p = self.player
+            count = self.trick_count
+            if not count:
+                return self.held[p]
+            return 1 + len(self._beating_ranks())
+        if phase == ANSWER_DEMAND:
+            return 2
+        if phase == CHOOSE_DEMAND:
+            return 1 + len(self.demand_targets()) * (1 + len(self.demandable_ranks()))
+        if phase == KEEP_STATUS:
+            return self.n - 1
+        if phase == GIVING_BACK:
+            return 13 - self.hands[self.player].count(0)
+        if phase == ASSIGN_STATUS:
+            return 1 + len(self.assign_targets()) * len(self.unassigned())
+        return 0
+
+    def _beating_ranks(self) -> list[int]:
+        """Ranks the player to move can follow with; kept until the next move, for random_action."""
+        count, above = self.trick_count, self.trick_rank + 1
+        beats = self._beats = [r for r, h in enumerate(self.hands[self.player][above:], above) if h >= count]
+        return beats
+
+    def apply_action(self, action: int) -> None:
+        self._beats = None
+        phase = self.phase
+        if phase == PLAY:
+            if action:
                 self._play(action)
+            else:
+                self._pass()
         elif phase == CHOOSE_DEMAND:
             self._demand(action)
         elif phase == ANSWER_DEMAND:
@@ -499,6 +634,10 @@ class ClusterfuckState(State):
         return result
 
     def clone(self) -> ClusterfuckState:
+        return self._copy(True)
+
+    def _copy(self, knowledge: bool) -> ClusterfuckState:
+        """A copy; without ``knowledge`` it tracks no cards seen in hands (a determinization's)."""
         other = object.__new__(ClusterfuckState)
         other.__dict__.update(self.__dict__)
         other.hands = [h[:] for h in self.hands]
@@ -508,7 +647,7 @@ class ClusterfuckState(State):
                      "rounds_won", "known", "keep_hits", "last_finish"):
             setattr(other, name, getattr(self, name)[:])
         if self.seen_in_hand is not None:
-            other.seen_in_hand = [d.copy() for d in self.seen_in_hand]
+            other.seen_in_hand = [d.copy() for d in self.seen_in_hand] if knowledge else None
         return other
 
     def determinize(self, player: int, rng: random.Random) -> ClusterfuckState:
@@ -531,8 +670,7 @@ class ClusterfuckState(State):
         (``seen_in_hand`` None): it is searched, not determinized again.
         """
         n = self.n
-        other = self.clone()
-        other.seen_in_hand = None
+        other = self._copy(False)
         other.deal_seed = rng.getrandbits(48)
         other.status_seed = rng.getrandbits(48)
         mine = self.known[player * n:(player + 1) * n]
@@ -638,19 +776,23 @@ class ClusterfuckState(State):
         rank, extra = divmod(action - 1, 4)
         count = extra + 1
         p = self.player
-        hand = self.hands[p]
-        if not (0 < action < NO_DEMAND and hand[rank] >= count) or (
+        if not (0 < action < NO_DEMAND and self.hands[p][rank] >= count) or (
             self.trick_count and (count != self.trick_count or rank <= self.trick_rank)
         ):
             raise IllegalAction(f"illegal action {action_to_string(action)} for seat {p}")
-        hand[rank] -= count
-        self.held[p] -= count
+        self._put_down(p, rank, count)
+
+    def _put_down(self, p: int, rank: int, count: int) -> None:
+        """``p`` plays ``count`` cards of ``rank`` (checked); play goes on to the next real choice."""
+        self.hands[p][rank] -= count
+        held = self.held[p] - count
+        self.held[p] = held
         if self.seen_in_hand is not None:
             self._note_play(p, rank, count)
         self.played[rank] += count
         self.played_by[p][rank] += count
         self.trick_rank, self.trick_count, self.trick_winner, self.passes = rank, count, p, 0
-        if not self.held[p]:
+        if not held:
             self.out[p] = True
             self.finish.append(p)
             self.active -= 1
@@ -660,7 +802,7 @@ class ClusterfuckState(State):
         if rank == TWO:
             self._end_trick()
         else:
-            self.player = self._next_active(p)
+            self._turn_after(p)
 
     def _pass(self) -> None:
         if not self.trick_count:
@@ -670,17 +812,51 @@ class ClusterfuckState(State):
         if self.passes >= needed:
             self._end_trick()
         else:
-            self.player = self._next_active(self.player)
+            self._turn_after(self.player)
+
+    def _turn_after(self, seat: int) -> None:
+        """The turn goes round from ``seat``: a player who cannot beat the trick passes (a forced
+        move the engine makes), the first who can gets the turn, and the trick ends when everyone
+        it waits for has passed."""
+        order, out, hands, n = self.order, self.out, self.hands, self.n
+        above, count = self.trick_rank + 1, self.trick_count
+        needed = self.active if out[self.trick_winner] else self.active - 1
+        passes = self.passes
+        i = self.seat_index[seat]
+        while True:
+            i += 1
+            if i == n:
+                i = 0
+            q = order[i]
+            if out[q]:
+                continue
+            if not self.plays_forced or max(hands[q][above:]) >= count:
+                self.passes, self.player = passes, q
+                return
+            passes += 1
+            if passes >= needed:
+                self._end_trick()
+                return
 
     def _end_trick(self) -> None:
         winner = self.trick_winner
         self.trick_rank, self.trick_count, self.passes = -1, 0, 0
         if self.out[winner]:
-            self.phase, self.player = PLAY, self._next_active(winner)
-        elif self.demand_targets():
+            self._lead(self._next_active(winner))
+        elif self._can_demand(winner):
             self.phase, self.player = CHOOSE_DEMAND, winner
         else:
-            self.phase, self.player = PLAY, winner
+            self._lead(winner)
+
+    def _lead(self, p: int) -> None:
+        """``p`` leads the next trick; holding one card, it must lead it (a forced move the engine makes)."""
+        self.phase, self.player = PLAY, p
+        if self.held[p] == 1 and self.plays_forced:
+            self._put_down(p, _highest(self.hands[p]), 1)
+
+    def _can_demand(self, winner: int) -> bool:
+        out, held = self.out, self.held
+        return any(q != winner and not out[q] and held[q] >= 2 for q in range(self.n))
 
     def _next_active(self, seat: int) -> int:
         order, out, n = self.order, self.out, self.n
@@ -697,11 +873,14 @@ class ClusterfuckState(State):
 
     def _demand(self, action: int) -> None:
         if action == NO_DEMAND:
-            self.phase, self.player = PLAY, self.trick_winner
+            self._lead(self.trick_winner)
             return
         target, what = divmod(action - DEMAND, 14)
-        if not (action >= DEMAND and 0 <= target < self.n) or target not in self.demand_targets() or (
-            what and what - 1 not in self.demandable_ranks()
+        winner = self.trick_winner
+        # a target of demand_targets(), a rank of demandable_ranks()
+        if not (action >= DEMAND and 0 <= target < self.n and target != winner and not self.out[target]
+                and self.held[target] >= 2) or (
+            what and self.played[what - 1] + self.hands[winner][what - 1] >= len(SUITS)
         ):
             raise IllegalAction(f"illegal action {action_to_string(action)}")
         self.demands += 1
@@ -730,7 +909,7 @@ class ClusterfuckState(State):
         else:
             raise IllegalAction(f"illegal action {action_to_string(action)}")
         self.target, self.demand_rank = -1, BEST
-        self.phase, self.player = PLAY, demander
+        self._lead(demander)
 
     def _hand_over_demanded(self, target: int, demander: int) -> None:
         """The target gives the card demanded: its best, or one of the named rank if it has one."""
@@ -772,10 +951,8 @@ class ClusterfuckState(State):
         """A play is public: the cards of ``rank`` anyone knew ``p`` held may be these."""
         seen = self.seen_in_hand
         assert seen is not None
-        n = self.n
-        for x in range(n):
-            row = seen[x * n + p]
-            c = row.get(rank)
+        for row in seen[p::self.n]:  # seen[x * n + p] for every x
+            c = row.get(rank) if row else None
             if c is not None:
                 if c > count:
                     row[rank] = c - count
@@ -887,12 +1064,23 @@ class ClusterfuckState(State):
         self._next_give_back()
 
     def _next_give_back(self) -> None:
-        while self.owed and not self.owed[0][2]:
-            self.owed.pop(0)
-        if self.owed:
-            self.phase, self.player = GIVING_BACK, self.owed[0][0]
-        else:
-            self.phase, self.player = PLAY, self.order[0]
+        """The next give-back owed; a winner holding a single rank gives it back (a forced move the
+        engine makes); when all is given back the first in the seating leads."""
+        owed = self.owed
+        while True:
+            while owed and not owed[0][2]:
+                owed.pop(0)
+            if not owed:
+                self._lead(self.order[0])
+                return
+            winner, loser, _ = owed[0]
+            self.phase, self.player = GIVING_BACK, winner
+            hand = self.hands[winner]
+            rank = _highest(hand)
+            if hand[rank] != self.held[winner] or not self.plays_forced:
+                return
+            self._move(winner, loser, rank)
+            owed[0][2] -= 1
 
     def _round_rng(self) -> random.Random:
         return random.Random((self.deal_seed << 16) + self.round_no)
@@ -950,6 +1138,14 @@ class ClusterfuckState(State):
         self._seat(list(range(n)), statuses, leader)
         if self.active < 2 or self.out[leader]:
             raise ValueError("a position needs two players with cards and a leader with cards")
+
+
+def _highest(hand: list[int]) -> int:
+    """The highest rank in a hand that holds a card."""
+    r = TWO
+    while not hand[r]:
+        r -= 1
+    return r
 
 
 def _hand_counts(hand: list[int] | str) -> list[int]:
