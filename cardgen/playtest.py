@@ -22,7 +22,7 @@ import statistics
 import textwrap
 import time
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -91,12 +91,13 @@ def play_game(game: Game, index: int, seed: int, seats: Sequence[str],
     state = game.new_initial_state(rng)
     length = 0
     branching: list[int] = []
+    choosers = [_chooser(game, state, policy) for policy in seats]
     while not state.is_terminal() and length < max_moves:
         player = state.current_player()
         if player == SIMULTANEOUS:
-            action: Any = _joint_action(game, state, seats, rng, branching)
+            action: Any = _joint_action(game, state, seats, choosers, rng, branching)
         else:
-            action = _choose(game, state, player, seats[player], rng, branching)
+            action = choosers[player](state, player, rng, branching)
         state.apply_action(action)
         length += 1
     timeout = not state.is_terminal()
@@ -262,29 +263,45 @@ def check_policy(name: str) -> str:
     return name
 
 
-def _choose(game: Game, state: State, player: int, policy: str, rng: random.Random,
-            branching: list[int]) -> Any:
-    """One player's action by ``policy``; notes how many plays were open."""
+#: one seat's way to move: (state, player, rng, branching) -> action, noting how many plays were open
+Chooser = Callable[[State, int, random.Random, list[int]], Any]
+
+
+def _chooser(game: Game, state: State, policy: str) -> Chooser:
+    """How a seat playing ``policy`` moves in this game, worked out once a game, not once a move:
+    the game's own fast policy and legal-play count where it has them."""
+    count = getattr(type(state), "num_legal_actions", None)
+
+    def open_plays(state: State, player: int) -> int:
+        return count(state, player) if count else len(state.legal_actions(player))
+
     if policy.startswith("mcts"):
         from .search import mcts_action, parse_budget
 
-        count = getattr(state, "num_legal_actions", None)
-        branching.append(count(player) if count else len(state.legal_actions(player)))
-        return mcts_action(game, state, player, rng, parse_budget(policy.partition(":")[2]))
+        budget = parse_budget(policy.partition(":")[2])
+
+        def search(state: State, player: int, rng: random.Random, branching: list[int]) -> Any:
+            branching.append(open_plays(state, player))
+            return mcts_action(game, state, player, rng, budget)
+        return search
     fast = getattr(game, f"{policy}_action", None)
     if fast is not None:
-        count = getattr(state, "num_legal_actions", None)
-        branching.append(count(player) if count else len(state.legal_actions(player)))
-        return fast(state, player, rng)
-    actions = state.legal_actions(player)
-    branching.append(len(actions))
-    if policy == "random" or len(actions) == 1:
-        return rng.choice(actions)
-    return _greedy(game, state, player, actions, rng, None)
+        def own(state: State, player: int, rng: random.Random, branching: list[int]) -> Any:
+            branching.append(open_plays(state, player))
+            return fast(state, player, rng)
+        return own
+
+    def generic(state: State, player: int, rng: random.Random, branching: list[int]) -> Any:
+        actions = state.legal_actions(player)
+        branching.append(len(actions))
+        if policy == "random" or len(actions) == 1:
+            return rng.choice(actions)
+        return _greedy(game, state, player, actions, rng, None)
+    return generic
 
 
-def _joint_action(game: Game, state: State, seats: Sequence[str], rng: random.Random,
-                  branching: list[int]) -> tuple:
+def _joint_action(game: Game, state: State, seats: Sequence[str], choosers: Sequence[Chooser],
+                  rng: random.Random, branching: list[int]) -> tuple:
     """Everyone's action at once; a generic greedy player assumes random opponents."""
     joint: list[Any] = []
     for player in range(game.num_players):
@@ -295,7 +312,7 @@ def _joint_action(game: Game, state: State, seats: Sequence[str], rng: random.Ra
                       for p in range(game.num_players)]
             joint.append(_greedy(game, state, player, actions, rng, others))
         else:
-            joint.append(_choose(game, state, player, seats[player], rng, branching))
+            joint.append(choosers[player](state, player, rng, branching))
     return tuple(joint)
 
 
