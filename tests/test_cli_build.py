@@ -69,6 +69,20 @@ def test_each_distinct_face_is_drawn_once(tmp_path):
     assert len(set(re.findall(rb"/FormXob\.Art\d+ ", raw))) == 2
 
 
+def test_a_face_placed_once_is_drawn_in_place_and_a_repeated_one_as_a_form(tmp_path):
+    import pypdfium2 as pdfium
+
+    deck = tmp_path / "d.yaml"
+    deck.write_text("deck: d\nname: D\ncards:\n  - {id: a, title: Alpha, copies: 3}\n"
+                    "  - {id: b, title: Bravo}\n  - {id: c, title: Charlie}\n")
+    build_decks([str(deck)], tmp_path / "out", BuildSettings())
+    raw = (tmp_path / "out" / "d.pdf").read_bytes()
+    # Alpha's face (3 times) and the back (5 times) are forms; Bravo's and Charlie's faces are not
+    assert len(set(re.findall(rb"/FormXob\.Card\d+ ", raw))) == 2
+    text = pdfium.PdfDocument(str(tmp_path / "out" / "d.pdf"))[0].get_textpage().get_text_range()
+    assert text.count("Alpha") == 3 and text.count("Bravo") == 1 and text.count("Charlie") == 1
+
+
 @pytest.mark.parametrize("args, words", [
     (["--color", "reddish"], "unknown colour 'reddish'"),
     (["--color", "red", "--color", "blue", "--color", "green"], "has 2 players"),

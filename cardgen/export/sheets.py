@@ -7,6 +7,7 @@ failed build never leaves half a PDF or destroys the previous good one.
 """
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -64,16 +65,22 @@ def _write(target: Path, printing: Printing, drawings: Mapping[str, Drawer], car
     if duplex:
         canvas.setViewerPreference("Duplex", duplex)
     card_w, card_h = (t.card_height, t.card_width) if printing.portrait else (t.card_width, t.card_height)
-    used = sorted({c.face for c in cards} | {c.back for c in cards if c.back})
-    forms = define_forms(canvas, drawings, used, card_w, card_h, t.art_bleed)
     pages = impose(cards, printing)
+    # a drawing placed more than once is drawn once, as a form; one placed once is drawn in place
+    # (the same marks, without a form object around them: an all-distinct deck writes faster)
+    uses = Counter(p.key for page in pages for p in page.placements)
+    shared = sorted(key for key, n in uses.items() if n > 1)
+    define_art_forms(canvas, drawings, list(uses))
+    forms = define_forms(canvas, drawings, shared, card_w, card_h, t.art_bleed, art=False)
     marks = t.crop_marks()
     _define_crop_marks(canvas, marks)
     label_room = _label_room(t, marks)
     for page in pages:
         tick(len(page.placements))
         for placement in page.placements:
-            _place(canvas, placement.slot, forms[placement.key], t.slot_bleed(placement.slot))
+            form = forms.get(placement.key)
+            _place(canvas, placement.slot, form or drawings[placement.key], t.slot_bleed(placement.slot),
+                   card_w, card_h)
         if page.side == "fronts" or printing.back_marks:
             canvas.doForm(CROP_MARKS_FORM)
         if label_room is not None:
@@ -99,8 +106,21 @@ def new_canvas(target: Path | BinaryIO, size: tuple[float, float], info: PdfInfo
 
 
 def define_forms(canvas: Canvas, drawings: Mapping[str, Drawer], keys: Sequence[str], width: float,
-                 height: float, bleed: float) -> dict[str, str]:
-    """Each art file and icon, then each drawing of ``keys``, drawn once as a form; returns key -> form name."""
+                 height: float, bleed: float, art: bool = True) -> dict[str, str]:
+    """Each drawing of ``keys`` drawn once as a form (first, with ``art``, each art file and icon
+    they use); returns key -> form name."""
+    if art:
+        define_art_forms(canvas, drawings, keys)
+    forms = {key: f"Card{i}" for i, key in enumerate(keys)}
+    for key in keys:
+        canvas.beginForm(forms[key], -bleed, -bleed, width + bleed, height + bleed)
+        drawings[key](canvas, width, height)
+        canvas.endForm()
+    return forms
+
+
+def define_art_forms(canvas: Canvas, drawings: Mapping[str, Drawer], keys: Sequence[str]) -> None:
+    """Each art file and icon the drawings of ``keys`` use, drawn once as a form they all call."""
     art = sorted({item for key in keys for item in getattr(drawings[key], "art", ())}, key=str)
     art_forms = {item: f"Art{i}" for i, item in enumerate(art)}
     for item, name in art_forms.items():
@@ -109,12 +129,6 @@ def define_forms(canvas: Canvas, drawings: Mapping[str, Drawer], keys: Sequence[
         else:
             define_art_form(canvas, item, name)
     use_art_forms(canvas, art_forms)
-    forms = {key: f"Card{i}" for i, key in enumerate(keys)}
-    for key in keys:
-        canvas.beginForm(forms[key], -bleed, -bleed, width + bleed, height + bleed)
-        drawings[key](canvas, width, height)
-        canvas.endForm()
-    return forms
 
 
 def _version() -> str:
@@ -126,9 +140,11 @@ def _version() -> str:
         return "(not installed)"
 
 
-def _place(canvas: Canvas, slot: Slot, form: str, bleed: tuple[float, float, float, float]) -> None:
-    """Put the drawing ``form`` in ``slot``, turned as the slot says, clipped to the trim box plus
-    the bleed each side of the slot may show (left, bottom, right, top)."""
+def _place(canvas: Canvas, slot: Slot, drawing: str | Drawer, bleed: tuple[float, float, float, float],
+           width: float, height: float) -> None:
+    """Put ``drawing`` (a form's name, or a drawer drawn here at ``width`` x ``height``) in ``slot``,
+    turned as the slot says, clipped to the trim box plus the bleed each side of the slot may show
+    (left, bottom, right, top)."""
     left, bottom, right, top = bleed
     canvas.saveState()
     path = canvas.beginPath()
@@ -140,7 +156,10 @@ def _place(canvas: Canvas, slot: Slot, form: str, bleed: tuple[float, float, flo
     canvas.translate(*shift[slot.rotation])
     if slot.rotation:
         canvas.rotate(slot.rotation)
-    canvas.doForm(form)
+    if isinstance(drawing, str):
+        canvas.doForm(drawing)
+    else:
+        drawing(canvas, width, height)
     canvas.restoreState()
 
 
