@@ -557,6 +557,11 @@ class CommonCarrierState(State):
         #: the last action this state drew or chose itself for the current position: applying
         #: that very object needs no check (reset whenever the position changes)
         self._trusted: tuple | None = None
+        #: ``legal_actions()`` of this position once listed, and as a set once an action from
+        #: outside is checked against it (shared by clones until the position changes: the search
+        #: lists the same root position once per simulation)
+        self._legal: list[tuple] | None = None
+        self._legal_set: frozenset[tuple] | None = None
 
     # --- the OpenSpiel verbs ---------------------------------------------
 
@@ -584,6 +589,12 @@ class CommonCarrierState(State):
         """The position as ``player`` might believe it: the rival's hand dealt again from the rival's
         unseen cards (hand and deck), and both decks in a new order. The board, the discards and the
         cards shown in a hand-over are public; ``player``'s own hand is theirs to see."""
+        # the mover's plays stay the same unless their hand is dealt again; then they are listed
+        # once here and shared by every copy the search deals
+        keep = player == self.player or self.phase == PHASE_HANDOVER
+        if keep and not self.finished and self._legal_set is None:
+            self.legal_actions()
+            self._legal_set = frozenset(self._legal or ())
         other = self.clone()
         for p in (0, 1):
             if p == player:
@@ -593,7 +604,8 @@ class CommonCarrierState(State):
             rng.shuffle(unseen)
             held = len(other.hands[p])
             other.hands[p], other.decks[p] = unseen[:held], unseen[held:]
-        other._invalidate()
+        if not keep:
+            other._invalidate()
         return other
 
     def _names(self, cards: Sequence[int]) -> list[list[str]]:
@@ -622,10 +634,13 @@ class CommonCarrierState(State):
     def legal_actions(self, player: int | None = None) -> list[tuple]:
         if self.finished or (player is not None and player != self.player):
             return []
-        actions: list[tuple] = []
-        for _, combo in self._combo_list():
-            actions.extend(self._combo_actions(combo))
-        return actions
+        actions = self._legal
+        if actions is None:
+            actions = []
+            for _, combo in self._combo_list():
+                actions.extend(self._combo_actions(combo))
+            self._legal = actions
+        return list(actions)
 
     def num_legal_actions(self, player: int | None = None) -> int:
         """len(legal_actions()) without listing them."""
@@ -653,7 +668,7 @@ class CommonCarrierState(State):
         if self.finished:
             raise IllegalAction("the game is over")
         if action is not self._trusted or action is None:
-            self._check_action(action)
+            self._check_listed(action)
         self._apply(tuple(action))
 
     # --- what the rules ask about a position ----------------------------
@@ -907,6 +922,8 @@ class CommonCarrierState(State):
             self._cell_lists = {}
             self._apart = {}
         self._trusted = None
+        self._legal = None
+        self._legal_set = None
 
     # --- counting and listing legal plays ---------------------------------
 
@@ -1285,6 +1302,16 @@ class CommonCarrierState(State):
         return (first, second) if first < second else (second, first)
 
     # --- checking an action from outside ----------------------------------
+
+    def _check_listed(self, action: Any) -> None:
+        """An action listed by ``legal_actions()`` for this position is legal; others are checked."""
+        if self._legal is not None:
+            listed = self._legal_set
+            if listed is None:
+                listed = self._legal_set = frozenset(self._legal)
+            if type(action) is tuple and action in listed:
+                return
+        self._check_action(action)
 
     def _check_action(self, action: Sequence) -> None:
         cards = self.pending if self.phase == PHASE_HANDOVER else self.hands[self.player]
