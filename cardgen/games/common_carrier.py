@@ -215,6 +215,18 @@ def _bits(x: int) -> Iterator[int]:
         x ^= low
 
 
+def _cell_list(x: int) -> list[int]:
+    """The cells of x in increasing order: a row of the inner board at a time, from a table."""
+    if x & ~INNER_SET:
+        return list(_bits(x))
+    out: list[int] = []
+    for shift, table in _ROW_TABLES:
+        row = (x >> shift) & 511
+        if row:
+            out += table[row]
+    return out
+
+
 def _shift_back(x: int, step: int) -> int:
     """Cells c with c + step in x."""
     return x >> step if step > 0 else x << -step
@@ -248,6 +260,9 @@ for _cell in range(CELLS):
 
 
 _ROW_COL = [row_col(_cell) for _cell in range(CELLS)]
+#: per inner row: where its 9 cells start in a board's bits, and for each 9-bit pattern its cells
+_ROW_TABLES = [(cell_of(_r, 0), [tuple(cell_of(_r, 0) + _c for _c in range(INNER) if _p >> _c & 1)
+                                 for _p in range(1 << INNER)]) for _r in range(INNER)]
 #: the span window of each bounding box seen (filled as boxes appear)
 _WINDOWS: dict[tuple[int, int, int, int], int] = {}
 
@@ -415,15 +430,15 @@ class CommonCarrierGame(Game["CommonCarrierState"]):
             if combo[0] == "one":
                 _, card, mask = combo
                 fit, _ = state._fits(mask)
-                placed = [(card, cell, mask) for cell in _bits(fit & state._board_sets()[1])]
+                placed = [(card, cell, mask) for cell in _cell_list(fit & state._board_sets()[1])]
             else:
                 kind, a, ma, b, mb = combo
                 placed = []
                 for c1, c2s, step in state._pair_chunks(ma, mb):
                     if step == 0:
-                        placed.extend((a, c1, ma, b, c2, mb) for c2 in _bits(c2s))
+                        placed.extend((a, c1, ma, b, c2, mb) for c2 in _cell_list(c2s))
                     else:
-                        placed.extend((a, x, ma, b, x + step, mb) for x in _bits(c2s))
+                        placed.extend((a, x, ma, b, x + step, mb) for x in _cell_list(c2s))
                 if kind == "same":
                     placed = [p for p in placed if p[1] < p[4]]
             for place in placed:
@@ -544,6 +559,7 @@ class CommonCarrierState(State):
         self.reached: list[list[int | None]] = [[None] * 4, [None] * 4]
         self._level = 0
         self._sets: tuple[int, int, int, tuple[tuple[int, int], ...], Any] | None = None
+        self._away: tuple[int, int, int, int] = (0, 0, 0, 0)
         self._combos: list | None = None
         #: the sum of the weights in ``_combos``
         self._combo_total = 0
@@ -557,6 +573,11 @@ class CommonCarrierState(State):
         #: the last action this state drew or chose itself for the current position: applying
         #: that very object needs no check (reset whenever the position changes)
         self._trusted: tuple | None = None
+        #: ``legal_actions()`` of this position once listed, and as a set once an action from
+        #: outside is checked against it (shared by clones until the position changes: the search
+        #: lists the same root position once per simulation)
+        self._legal: list[tuple] | None = None
+        self._legal_set: frozenset[tuple] | None = None
 
     # --- the OpenSpiel verbs ---------------------------------------------
 
@@ -584,6 +605,12 @@ class CommonCarrierState(State):
         """The position as ``player`` might believe it: the rival's hand dealt again from the rival's
         unseen cards (hand and deck), and both decks in a new order. The board, the discards and the
         cards shown in a hand-over are public; ``player``'s own hand is theirs to see."""
+        # the mover's plays stay the same unless their hand is dealt again; then they are listed
+        # once here and shared by every copy the search deals
+        keep = player == self.player or self.phase == PHASE_HANDOVER
+        if keep and not self.finished and self._legal_set is None:
+            self.legal_actions()
+            self._legal_set = frozenset(self._legal or ())
         other = self.clone()
         for p in (0, 1):
             if p == player:
@@ -593,7 +620,8 @@ class CommonCarrierState(State):
             rng.shuffle(unseen)
             held = len(other.hands[p])
             other.hands[p], other.decks[p] = unseen[:held], unseen[held:]
-        other._invalidate()
+        if not keep:
+            other._invalidate()
         return other
 
     def _names(self, cards: Sequence[int]) -> list[list[str]]:
@@ -622,10 +650,13 @@ class CommonCarrierState(State):
     def legal_actions(self, player: int | None = None) -> list[tuple]:
         if self.finished or (player is not None and player != self.player):
             return []
-        actions: list[tuple] = []
-        for _, combo in self._combo_list():
-            actions.extend(self._combo_actions(combo))
-        return actions
+        actions = self._legal
+        if actions is None:
+            actions = []
+            for _, combo in self._combo_list():
+                actions.extend(self._combo_actions(combo))
+            self._legal = actions
+        return list(actions)
 
     def num_legal_actions(self, player: int | None = None) -> int:
         """len(legal_actions()) without listing them."""
@@ -653,7 +684,7 @@ class CommonCarrierState(State):
         if self.finished:
             raise IllegalAction("the game is over")
         if action is not self._trusted or action is None:
-            self._check_action(action)
+            self._check_listed(action)
         self._apply(tuple(action))
 
     # --- what the rules ask about a position ----------------------------
@@ -907,6 +938,8 @@ class CommonCarrierState(State):
             self._cell_lists = {}
             self._apart = {}
         self._trusted = None
+        self._legal = None
+        self._legal_set = None
 
     # --- counting and listing legal plays ---------------------------------
 
@@ -939,6 +972,9 @@ class CommonCarrierState(State):
             r0, r1, c0, c1 = box
             conflicts = box if r1 - r0 == SPAN - 2 or c1 - c0 == SPAN - 2 else None
         self._sets = (occ, frontier, window, bad, conflicts)
+        # cells away from the board, shifted onto the cells diagonal to them (``_near_fits``)
+        away = window & ~frontier
+        self._away = (away << (W + 1), away << (W - 1), away >> (W - 1), away >> (W + 1))
         return self._sets
 
     def _fits(self, mask: int) -> tuple[int, tuple[int, int, int, int]]:
@@ -946,7 +982,7 @@ class CommonCarrierState(State):
         cached = self._fit_cache.get(mask)
         if cached is not None:
             return cached
-        _occ, _frontier, window, bad, _ = self._board_sets()
+        _occ, _frontier, window, bad, _ = self._sets or self._board_sets()
         b0 = bad[0][mask & 1]
         b1 = bad[1][(mask >> 1) & 1]
         b2 = bad[2][(mask >> 2) & 1]
@@ -967,17 +1003,25 @@ class CommonCarrierState(State):
         cached = self._near_cache.get(mask)
         if cached is not None:
             return cached
-        occ, frontier, window, _bad, _ = self._board_sets()
-        fit, except_side = self._fits(mask)
-        near = fit & frontier
+        occ, frontier, window, bad, _ = self._sets or self._board_sets()
+        fitted = self._fit_cache.get(mask)
+        if fitted is None:
+            b0 = bad[0][mask & 1]
+            b1 = bad[1][(mask >> 1) & 1]
+            b2 = bad[2][(mask >> 2) & 1]
+            b3 = bad[3][(mask >> 3) & 1]
+            fitted = self._fit_cache[mask] = (
+                window & ~(b0 | b1 | b2 | b3),
+                (window & ~(b1 | b2 | b3), window & ~(b0 | b2 | b3),
+                 window & ~(b0 | b1 | b3), window & ~(b0 | b1 | b2)))
+        near = fitted[0] & frontier
         free = near & ~occ
         corner = 0
         if free:
-            away = window & ~frontier
+            a1, a2, a3, a4 = self._away
             pc = int.bit_count
-            corner = (pc(free & away << (W + 1)) + pc(free & away << (W - 1))
-                      + pc(free & away >> (W - 1)) + pc(free & away >> (W + 1)))
-        out = self._near_cache[mask] = (near, near.bit_count(), corner, except_side)
+            corner = pc(free & a1) + pc(free & a2) + pc(free & a3) + pc(free & a4)
+        out = self._near_cache[mask] = (near, near.bit_count(), corner, fitted[1])
         return out
 
     def _combo_list(self) -> list:
@@ -995,7 +1039,7 @@ class CommonCarrierState(State):
             kinds.setdefault(canonical(game.card_mask[card]), []).append(card)
         reps = [(k, ids) for k, ids in sorted(kinds.items())]
         combos: list[tuple[int, tuple[Any, ...]]] = []
-        _occ, frontier, *_ = self._board_sets()
+        _occ, frontier, *_ = self._sets or self._board_sets()
         if self._level == 1:
             for _, ids in reps:
                 card = ids[0]
@@ -1067,7 +1111,7 @@ class CommonCarrierState(State):
 
     def _count_near(self, ma: int, near_a: tuple, mb: int, near_b: tuple) -> int:
         """``_count_pairs`` given the two masks' ``_near_fits``."""
-        _occ, frontier, _window, _bad, conflicts = self._board_sets()
+        _occ, frontier, _window, _bad, conflicts = self._sets or self._board_sets()
         pa, na, corner_a, exa = near_a
         pb, nb, corner_b, exb = near_b
         pc = int.bit_count
@@ -1117,13 +1161,13 @@ class CommonCarrierState(State):
         step 0: c2 is any cell of the set; otherwise the set holds c1 cells
         and c2 = c1 + step.
         """
-        occ, frontier, _window, _bad, conflicts = self._board_sets()
+        occ, frontier, _window, _bad, conflicts = self._sets or self._board_sets()
         fa, exa = self._fits(ma)
         fb, exb = self._fits(mb)
         pa, pb = fa & frontier, fb & frontier
         qa, qb = fa & ~frontier, fb & ~frontier
         free_pb = pb & ~occ
-        for c1 in _bits(pa):
+        for c1 in _cell_list(pa):
             c2s = pb & ~((1 << c1) | ORTH[c1])
             if conflicts is not None:
                 c2s &= ~self._stretching(c1, conflicts)
@@ -1131,7 +1175,7 @@ class CommonCarrierState(State):
                 c2s |= DIAG[c1] & qb
             if c2s:
                 yield c1, c2s, 0
-        for c1 in _bits(qa):
+        for c1 in _cell_list(qa):
             c2s = DIAG[c1] & free_pb
             if c2s:
                 yield c1, c2s, 0
@@ -1162,24 +1206,33 @@ class CommonCarrierState(State):
         return out
 
     def _combo_actions(self, combo: tuple) -> list[tuple]:
-        out = []
+        out: list[tuple] = []
         if combo[0] == "one":
             _, card, mask = combo
             fit, _ = self._fits(mask)
             t = mask != self.game.card_mask[card]
-            for cell in _bits(fit & self._board_sets()[1]):
+            for cell in _cell_list(fit & self._board_sets()[1]):
                 out.append(((card, *row_col(cell), t),))
             return out
         kind, a, ma, b, mb = combo
+        masks = self.game.card_mask
+        ta, tb = ma != masks[a], mb != masks[b]
+        # each card's placement on each cell made once; the two in the order of their card ids
+        at_a = [(a, r, c, ta) for r, c in _ROW_COL]
+        at_b = [(b, r, c, tb) for r, c in _ROW_COL]
+        a_first = a < b
+        same = kind == "same"
         for c1, c2s, step in self._pair_chunks(ma, mb):
             if step == 0:
-                pairs = ((c1, c2) for c2 in _bits(c2s))
+                xs: Iterable[int] = (c1,) * c2s.bit_count()
+                ys: Iterable[int] = _cell_list(c2s)
             else:
-                pairs = ((x, x + step) for x in _bits(c2s))
-            for x, y in pairs:
-                if kind == "same" and x > y:
+                xs = _cell_list(c2s)
+                ys = [x + step for x in xs]
+            for x, y in zip(xs, ys):
+                if same and x > y:
                     continue
-                out.append(self._pair_action(a, ma, x, b, mb, y))
+                out.append((at_a[x], at_b[y]) if a_first else (at_b[y], at_a[x]))
         return out
 
     def _combo_action_at(self, combo: tuple, index: int) -> tuple:
@@ -1240,18 +1293,18 @@ class CommonCarrierState(State):
     def _counted_pair(self, index: int, ma: int, mb: int) -> tuple[int, int]:
         """The index-th of the placements ``_sample_pair`` does not draw: a card away from the board
         at a corner of the other (a's near, then b's near), then side by side."""
-        occ, frontier, window, _bad, _ = self._board_sets()
+        occ, frontier, window, _bad, _ = self._sets or self._board_sets()
         pa, _, _, exa = self._near_fits(ma)
         pb, _, _, exb = self._near_fits(mb)
         away = window & ~frontier
         pc = int.bit_count
-        for x in _bits(pa & ~occ):
+        for x in _cell_list(pa & ~occ):
             ys = DIAG[x] & away
             k = pc(ys)
             if index < k:
                 return x, _nth_bit(ys, index)
             index -= k
-        for y in _bits(pb & ~occ):
+        for y in _cell_list(pb & ~occ):
             xs = DIAG[y] & away
             k = pc(xs)
             if index < k:
@@ -1272,19 +1325,27 @@ class CommonCarrierState(State):
     def _cells_of(self, cells: int) -> list[int]:
         listed = self._cell_lists.get(cells)
         if listed is None:
-            listed = self._cell_lists[cells] = []
-            while cells:
-                low = cells & -cells
-                listed.append(low.bit_length() - 1)
-                cells ^= low
+            listed = self._cell_lists[cells] = _cell_list(cells)
         return listed
 
     def _pair_action(self, a: int, ma: int, x: int, b: int, mb: int, y: int) -> tuple:
         masks = self.game.card_mask
-        first, second = (a, *row_col(x), ma != masks[a]), (b, *row_col(y), mb != masks[b])
+        rx, cx = _ROW_COL[x]
+        ry, cy = _ROW_COL[y]
+        first, second = (a, rx, cx, ma != masks[a]), (b, ry, cy, mb != masks[b])
         return (first, second) if first < second else (second, first)
 
     # --- checking an action from outside ----------------------------------
+
+    def _check_listed(self, action: Any) -> None:
+        """An action listed by ``legal_actions()`` for this position is legal; others are checked."""
+        if self._legal is not None:
+            listed = self._legal_set
+            if listed is None:
+                listed = self._legal_set = frozenset(self._legal)
+            if type(action) is tuple and action in listed:
+                return
+        self._check_action(action)
 
     def _check_action(self, action: Sequence) -> None:
         cards = self.pending if self.phase == PHASE_HANDOVER else self.hands[self.player]
