@@ -139,3 +139,33 @@ def test_a_plain_tuple_equal_to_a_play_is_still_accepted():
     state = game.state_from_hands([[2, 1, 1, 0], [0, 1, 1, 2], [1, 1, 1, 1]])
     state.apply_action((((0,), False), Pass((1,), True), Pass((3,), True)))
     assert state.turn == 1
+
+
+def test_the_search_judges_a_finished_game_by_its_result():
+    game = DotcombustGame(3, assets=[3, 3, 3, 3])
+    over = game.state_from_hands([[1, 0, 0, 0], [0, 2, 0, 0], [0, 0, 2, 0]])
+    assert over.is_terminal() and game.evaluate(over) == [1 / 3] * 3  # nobody scored: a draw
+
+
+def test_the_search_judges_the_points_gained_since_the_searched_position():
+    game = DotcombustGame(4)
+    rng = random.Random(2)
+    state = game.new_initial_state(rng)
+    for _ in range(6):
+        state.apply_action(tuple(game.random_action(state, p, rng) for p in range(4)))
+    det = state.determinize(0, rng)
+    assert game.evaluate(det) == [0.25] * 4  # nothing gained yet
+    start = [game.value(det, p) for p in range(4)]
+    for _ in range(3):
+        if det.is_terminal():
+            break
+        det.apply_action(tuple(game.random_action(det, p, rng) for p in range(4)))
+    judged = game.evaluate(det)
+    assert all(0.0 <= v <= 1.0 for v in judged) and abs(sum(judged) - 1) < 0.5
+    if not det.is_terminal():
+        best = max(range(4), key=lambda p: game.value(det, p) - start[p])
+        assert judged[best] == max(judged)
+    # off the search, a softmax of the expected scores
+    plain = game.evaluate(state)
+    assert abs(sum(plain) - 1) < 1e-9
+    assert plain.index(max(plain)) == max(range(4), key=lambda p: game.value(state, p))
