@@ -147,7 +147,7 @@ def test_the_search_judges_a_finished_game_by_its_result():
     assert over.is_terminal() and game.evaluate(over) == [1 / 3] * 3  # nobody scored: a draw
 
 
-def test_the_search_judges_the_points_gained_since_the_searched_position():
+def test_the_search_judges_the_points_a_player_gained_by_its_own_passes():
     game = DotcombustGame(4)
     rng = random.Random(2)
     state = game.new_initial_state(rng)
@@ -163,9 +163,27 @@ def test_the_search_judges_the_points_gained_since_the_searched_position():
     judged = game.evaluate(det)
     assert all(0.0 <= v <= 1.0 for v in judged) and abs(sum(judged) - 1) < 0.5
     if not det.is_terminal():
-        best = max(range(4), key=lambda p: game.value(det, p) - start[p])
+        best = max(range(4), key=lambda p: game.value(det, p) - start[p] - det._incoming[p])
         assert judged[best] == max(judged)
     # off the search, a softmax of the expected scores
     plain = game.evaluate(state)
     assert abs(sum(plain) - 1) < 1e-9
     assert plain.index(max(plain)) == max(range(4), key=lambda p: game.value(state, p))
+
+
+def test_what_answering_a_pass_cost_is_kept_apart_in_a_search():
+    game = DotcombustGame(3, assets=[3, 3, 3, 3])
+    state = game.state_from_hands([[2, 1, 1, 0], [0, 1, 1, 2], [1, 1, 1, 1]])
+    det = state.determinize(0, random.Random(0))
+    det.hands = [[2, 1, 1, 0], [0, 1, 1, 2], [1, 1, 1, 1]]  # as they are, to follow one turn
+    det._searched_from = [game.value(det, p) for p in range(3)]
+    # 0 asks 1 for asset 0 face down: 1 has none and keeps it (1 answered: +1 part of asset 0);
+    # 1 asks 2 for asset 1 face up: 2 pays one back (2 answered: -1 part of asset 1);
+    # 2 asks 0 for asset 3 face up: 0 has none, it comes back (0 answered: nothing)
+    det.apply_action((Pass((0,), False), Pass((1,), True), Pass((3,), True)))
+    size = 3
+
+    def progress(count):
+        return 0.5 * (size - 1) * (count / size) ** 2
+
+    assert det._incoming == pytest.approx([0.0, progress(1), progress(0) - progress(1)])
