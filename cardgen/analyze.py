@@ -17,11 +17,12 @@ from .errors import CardgenError
 from .playtest import rate_difference, run_playtest, wilson_interval
 
 #: per game, the policy every seat plays in a full run and the games of each experiment: sized so
-#: that a full run of one game is an hour or two of CPU on a 2-core machine (docs/answers.md)
+#: that a full run of one game takes 10 to 15 minutes on a 2-core machine with --jobs 2
+#: (docs/answers.md); --policy and --games make a bigger one
 FULL_RUN: dict[str, tuple[str, int]] = {
-    "common-carrier": ("mcts:300", 200),
-    "dotcombust": ("mcts:200", 100),
-    "clusterfuck": ("mcts:100", 50),
+    "common-carrier": ("mcts:300", 100),
+    "dotcombust": ("mcts:100", 50),
+    "clusterfuck": ("mcts:100", 40),
 }
 #: the policy and games of an experiment with --quick: under a minute for a game's questions
 QUICK_RUN = ("greedy", 20)

@@ -442,10 +442,10 @@ def _duration(seconds: float) -> str:
 @click.argument("game")
 @click.option("--policy", default=None, callback=_policy_option, metavar="POLICY",
               help="The policy every seat plays (random, greedy, mcts:N); the answers are as good as it "
-                   "[default: the game's full-run policy, mcts:300 for common-carrier, mcts:200 for "
-                   "dotcombust, mcts:100 for clusterfuck; greedy with --quick].")
+                   "[default: the game's full-run policy, mcts:300 for common-carrier, mcts:100 for "
+                   "dotcombust and clusterfuck; greedy with --quick].")
 @click.option("--games", type=click.IntRange(1, 1_000_000), default=None,
-              help="Games per experiment [default: 200 for common-carrier, 100 for dotcombust, 50 for "
+              help="Games per experiment [default: 100 for common-carrier, 50 for dotcombust, 40 for "
                    "clusterfuck; 20 with --quick].")
 @click.option("--seed", default=1, show_default=True, type=int, help="Same seed, same answers.")
 @_jobs_option

@@ -33,6 +33,11 @@ DEFAULT_SIMULATIONS = 1000
 EXPLORATION = 0.7
 #: a rollout longer than this counts as a draw
 MAX_ROLLOUT = 10_000
+#: a guided search (a game with ``search_guided = True``) widens a node to about this many children
+#: times the square root of its visits, best first by the game's heuristic
+WIDENING = 1.0
+#: ... and plays this many moves in its tree (its own move and the reply) before judging
+GUIDED_DEPTH = 2
 #: moves a rollout plays before asking a game that can judge positions (``Game.evaluate``); a game
 #: may set its own as ``rollout_depth``
 ROLLOUT_DEPTH = 4
@@ -73,10 +78,12 @@ class _Node:
     """Statistics of one position in the tree: summed returns per player, visits, availability;
     at a simultaneous turn, per player, per own action: [visits, summed return, availability]."""
 
-    __slots__ = ("avail", "children", "joint", "totals", "visits")
+    __slots__ = ("avail", "children", "joint", "order", "totals", "visits")
 
     def __init__(self, players: int):
         self.children: dict[Any, _Node] = {}
+        #: a guided root's legal actions, best first by the game's heuristic
+        self.order: list[Any] | None = None
         self.visits = 0
         self.avail = 0
         self.totals = [0.0] * players
@@ -91,6 +98,9 @@ def mcts_action(game: Game, state: State, player: int, rng: random.Random,
                            f"deal hidden cards again (State.determinize); this engine does not")
     players = game.num_players
     root = _Node(players)
+    guided = getattr(game, "search_guided", False) and state.current_player() != SIMULTANEOUS
+    if guided:
+        root.order = _ranked(game, state, player)
     deadline = time.perf_counter() + budget.seconds if budget.seconds is not None else None
     done = 0
     while True:
@@ -98,7 +108,11 @@ def mcts_action(game: Game, state: State, player: int, rng: random.Random,
             break
         if deadline is not None and done > 0 and time.perf_counter() >= deadline:
             break
-        _simulate(game, state.determinize(player, rng), root, rng, exploration)
+        det = state.determinize(player, rng)
+        if guided:
+            _simulate_guided(game, det, root, rng, exploration)
+        else:
+            _simulate(game, det, root, rng, exploration)
         done += 1
     if root.joint is not None:
         own = root.joint[player]
@@ -157,6 +171,72 @@ def _simulate(game: Game, det: State, root: _Node, rng: random.Random, explorati
             stats = visited.joint[p][action]
             stats[0] += 1
             stats[1] += returns[p]
+
+
+def _simulate_guided(game: Game, det: State, root: _Node, rng: random.Random, exploration: float) -> None:
+    """One walk of a guided search: the searching player's move among the best few by the game's
+    heuristic (more of them as the root is visited more: progressive widening), the reply among the
+    opponent's best by the game's greedy policy in this deal and a few others, then the game's
+    judgement (``Game.evaluate``) of the position. Where a move has hundreds of plays, a plain
+    search spreads 1,000 simulations over all of them and learns little of any; this one looks
+    two moves deep at the plays worth it."""
+    path: list[_Node] = [root]
+    node = root
+    for depth in range(GUIDED_DEPTH):
+        if det.is_terminal():
+            break
+        mover = det.current_player()
+        allowed = math.ceil(WIDENING * math.sqrt(node.visits + 1))
+        if depth == 0:
+            assert node.order is not None
+            legal = node.order[:allowed]
+        else:
+            legal = det.legal_actions(mover)
+        tried = [a for a in legal if a in node.children]
+        for action in tried:
+            node.children[action].avail += 1
+        if len(tried) < min(allowed, len(legal)):
+            if depth == 0:
+                action = next(a for a in legal if a not in node.children)
+            elif not node.children:
+                action = _greedy_reply(game, det, mover, rng)
+            else:
+                untried = [a for a in legal if a not in node.children]
+                action = untried[rng.randrange(len(untried))]
+            node.children[action] = child = _Node(game.num_players)
+            child.avail = 1
+        else:
+            action = max(tried, key=lambda a: _ucb(node.children[a], mover, exploration))
+            child = node.children[action]
+        det.apply_action(action)
+        node = child
+        path.append(node)
+    evaluate = getattr(game, "evaluate", None)
+    if det.is_terminal() or evaluate is None:
+        returns = _rollout(game, det, rng)
+    else:
+        returns = evaluate(det)
+    for visited in path:
+        visited.visits += 1
+        for p in range(game.num_players):
+            visited.totals[p] += returns[p]
+
+
+def _ranked(game: Game, state: State, player: int) -> list[Any]:
+    """``player``'s legal actions, best first by the game's heuristic one move ahead (ties in the
+    engine's order)."""
+    scored = []
+    for i, action in enumerate(state.legal_actions(player)):
+        trial = state.clone()
+        trial.apply_action(action)
+        scored.append((-game.heuristic(trial, player), i, action))
+    scored.sort(key=lambda t: (t[0], t[1]))
+    return [action for _, _, action in scored]
+
+
+def _greedy_reply(game: Game, det: State, mover: int, rng: random.Random) -> Any:
+    greedy = getattr(game, "greedy_action", None)
+    return greedy(det, mover, rng) if greedy is not None else _ranked(game, det, mover)[0]
 
 
 def _ucb(child: _Node, mover: int, exploration: float) -> float:

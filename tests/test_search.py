@@ -1,6 +1,7 @@
 """Information-set MCTS: budgets, determinizations that keep to what a player has seen, seeded play."""
 from __future__ import annotations
 
+import math
 import random
 
 import pytest
@@ -278,6 +279,7 @@ def test_rollouts_stop_early_where_the_game_can_judge(monkeypatch):
     from cardgen import search
 
     game = CommonCarrierGame()
+    game.rollout_depth = 3  # a game may set its own depth: here 3 moves
     state = game.new_initial_state(random.Random(2))
     moves = []
     real = type(state).apply_action
@@ -288,4 +290,37 @@ def test_rollouts_stop_early_where_the_game_can_judge(monkeypatch):
 
     monkeypatch.setattr(type(state), "apply_action", counting)
     search._rollout(game, state.clone(), random.Random(3))
-    assert len(moves) == search.ROLLOUT_DEPTH
+    assert len(moves) == 3
+
+
+def test_a_guided_search_widens_best_first_and_looks_two_moves_deep(monkeypatch):
+    """Common Carrier has hundreds of plays a move: the search tries them best first by the
+    heuristic, about sqrt(simulations) of them, each answered by the opponent's greedy reply first."""
+    from cardgen import search
+
+    game = CommonCarrierGame()
+    assert game.search_guided
+    state = game.new_initial_state(random.Random(5))
+    rng = random.Random(6)
+    for _ in range(4):
+        state.apply_action(game.random_action(state, state.current_player(), rng))
+    me = state.current_player()
+    ranked = search._ranked(game, state, me)
+    assert sorted(map(repr, ranked)) == sorted(map(repr, state.legal_actions()))
+    scores = []
+    for action in ranked:
+        trial = state.clone()
+        trial.apply_action(action)
+        scores.append(game.heuristic(trial, me))
+    assert scores == sorted(scores, reverse=True)
+    roots = []
+    real = search._simulate_guided
+    monkeypatch.setattr(search, "_simulate_guided", lambda g, d, root, *a: roots.append(root) or real(g, d, root, *a))
+    mcts_action(game, state, me, random.Random(7), Budget(simulations=400))
+    root = roots[0]
+    assert len(roots) == 400 and root.visits == 400
+    assert set(root.children) == set(ranked[:len(root.children)])  # a prefix of the ranking
+    assert len(root.children) <= math.ceil(search.WIDENING * math.sqrt(400)) < len(ranked)
+    # a reply node holds the opponent's plays only, and no node is deeper than the reply
+    for child in root.children.values():
+        assert all(not grandchild.children for grandchild in child.children.values())
