@@ -289,3 +289,39 @@ def test_rollouts_stop_early_where_the_game_can_judge(monkeypatch):
     monkeypatch.setattr(type(state), "apply_action", counting)
     search._rollout(game, state.clone(), random.Random(3))
     assert len(moves) == search.ROLLOUT_DEPTH
+
+
+def test_rollouts_play_the_games_own_rollout_policy_where_it_has_one(monkeypatch):
+    from cardgen import search
+
+    game = CommonCarrierGame()
+    state = game.new_initial_state(random.Random(2))
+    asked = []
+
+    def rollout_action(state, player, rng):
+        asked.append(player)
+        return game.random_action(state, player, rng)
+
+    monkeypatch.setattr(game, "rollout_action", rollout_action, raising=False)
+    search._rollout(game, state.clone(), random.Random(3))
+    assert len(asked) == search.ROLLOUT_DEPTH
+
+
+def test_the_search_explores_as_much_as_the_game_asks(monkeypatch):
+    from cardgen import search
+
+    game = CommonCarrierGame()
+    state = game.new_initial_state(random.Random(2))
+    used = []
+    real = search._simulate
+
+    def spying(game, det, root, rng, exploration):
+        used.append(exploration)
+        return real(game, det, root, rng, exploration)
+
+    monkeypatch.setattr(search, "_simulate", spying)
+    mcts_action(game, state, state.current_player(), random.Random(1), Budget(simulations=3))
+    monkeypatch.setattr(game, "exploration", 0.25, raising=False)
+    mcts_action(game, state, state.current_player(), random.Random(1), Budget(simulations=3))
+    mcts_action(game, state, state.current_player(), random.Random(1), Budget(simulations=3), exploration=0.5)
+    assert used == [search.EXPLORATION] * 3 + [0.25] * 3 + [0.5] * 3
