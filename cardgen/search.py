@@ -7,8 +7,9 @@ keyed by actions. A child is eligible only when its action is legal in this dete
 its exploration term counts how often it was *available*, not how often its parent was visited.
 Simultaneous turns use decoupled UCT: each player picks its own part of the joint action by its own
 statistics. Rollouts play uniformly random moves (the engine's fast ``random_action`` where it has
-one). A node keeps the summed returns of every player and the player choosing there maximises
-their own mean, so the search serves any number of players and any returns.
+one), or the engine's own rollout policy where it has one (``Game.rollout_action``). A node keeps
+the summed returns of every player and the player choosing there maximises their own mean, so the
+search serves any number of players and any returns.
 
 Why our own and not OpenSpiel's: pyspiel's IS-MCTS needs the game ported to its C++ API or
 wrapped as a Python game with information-state strings and resampling hooks in its own terms,
@@ -91,11 +92,14 @@ class _Node:
 
 
 def mcts_action(game: Game, state: State, player: int, rng: random.Random,
-                budget: Budget = Budget(), exploration: float = EXPLORATION) -> Any:
-    """The action (the player's own part at a simultaneous turn) the search likes best."""
+                budget: Budget = Budget(), exploration: float | None = None) -> Any:
+    """The action (the player's own part at a simultaneous turn) the search likes best; the
+    exploration constant is the game's own (``Game.exploration``) where it sets one."""
     if not can_search(state):
         raise CardgenError(f"{game.name or type(game).__name__}: the mcts policy needs the engine to "
                            f"deal hidden cards again (State.determinize); this engine does not")
+    if exploration is None:
+        exploration = getattr(game, "exploration", EXPLORATION)
     players = game.num_players
     root = _Node(players)
     guided = getattr(game, "search_guided", False) and state.current_player() != SIMULTANEOUS
@@ -269,8 +273,9 @@ def _joint_choice(node: _Node, det: State, players: int, rng: random.Random, exp
 
 def _rollout(game: Game, state: State, rng: random.Random) -> list[float]:
     """Random moves to the end; or, for a game that can judge a position (``Game.evaluate``), for
-    ROLLOUT_DEPTH moves and then its judgement."""
-    fast = getattr(game, "random_action", None)
+    ROLLOUT_DEPTH moves and then its judgement. A game may play its rollouts its own way
+    (``Game.rollout_action(state, player, rng)``, which need not be uniform)."""
+    fast = getattr(game, "rollout_action", None) or getattr(game, "random_action", None)
     evaluate = getattr(game, "evaluate", None)
     limit = getattr(game, "rollout_depth", ROLLOUT_DEPTH) if evaluate is not None else MAX_ROLLOUT
     moves = 0

@@ -760,6 +760,22 @@ def test_greedy_plays_the_lowest_winning_play_and_leads_its_lowest_set():
     assert game.greedy_action(state, 1, random.Random(0)) == PASS
 
 
+def test_search_rollouts_play_mostly_greedy_and_legal_moves_throughout():
+    game = ClusterfuckGame(5)
+    rng = random.Random(7)
+    greedy = played = 0
+    for seed in range(3):
+        state = game.new_initial_state(random.Random(seed))
+        while not state.is_terminal():
+            player = state.current_player()
+            action = game.rollout_action(state, player, rng)
+            assert action in state.legal_actions()
+            greedy += action == game.greedy_action(state.clone(), player, random.Random(0))
+            played += 1
+            state.apply_action(action)
+    assert greedy / played > game.ROLLOUT_GREEDY - 0.1
+
+
 def test_greedy_refuses_when_it_would_win_and_bluffs_at_the_bluff_rate():
     honest = ClusterfuckGame(4, {"bluff": 0})
     always = ClusterfuckGame(4, {"bluff": "1"})

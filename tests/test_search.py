@@ -324,3 +324,41 @@ def test_a_guided_search_widens_best_first_and_looks_two_moves_deep(monkeypatch)
     # a reply node holds the opponent's plays only, and no node is deeper than the reply
     for child in root.children.values():
         assert all(not grandchild.children for grandchild in child.children.values())
+
+
+def test_rollouts_play_the_games_own_rollout_policy_where_it_has_one(monkeypatch):
+    from cardgen import search
+
+    game = CommonCarrierGame()
+    game.rollout_depth = 3
+    state = game.new_initial_state(random.Random(2))
+    asked = []
+
+    def rollout_action(state, player, rng):
+        asked.append(player)
+        return game.random_action(state, player, rng)
+
+    monkeypatch.setattr(game, "rollout_action", rollout_action, raising=False)
+    search._rollout(game, state.clone(), random.Random(3))
+    assert len(asked) == 3
+
+
+def test_the_search_explores_as_much_as_the_game_asks(monkeypatch):
+    from cardgen import search
+
+    game = CommonCarrierGame()
+    game.search_guided = False  # the plain search, whose walks take the exploration constant
+    state = game.new_initial_state(random.Random(2))
+    used = []
+    real = search._simulate
+
+    def spying(game, det, root, rng, exploration):
+        used.append(exploration)
+        return real(game, det, root, rng, exploration)
+
+    monkeypatch.setattr(search, "_simulate", spying)
+    mcts_action(game, state, state.current_player(), random.Random(1), Budget(simulations=3))
+    monkeypatch.setattr(game, "exploration", 0.25, raising=False)
+    mcts_action(game, state, state.current_player(), random.Random(1), Budget(simulations=3))
+    mcts_action(game, state, state.current_player(), random.Random(1), Budget(simulations=3), exploration=0.5)
+    assert used == [search.EXPLORATION] * 3 + [0.25] * 3 + [0.5] * 3
