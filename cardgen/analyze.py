@@ -7,6 +7,7 @@ alternatives. The answers are only as good as the policy that played: ``--policy
 """
 from __future__ import annotations
 
+import itertools
 import statistics
 import time
 from collections.abc import Callable, Sequence
@@ -237,30 +238,45 @@ def _cf_runs(settings: Settings) -> list[Experiment]:
 
 def cf_rounds(settings: Settings, results: Results) -> dict[str, Any]:
     table = {}
+    intervals = {}
     for players in _cf_counts(settings):
-        report = results[experiment("clusterfuck", players=players)]
-        table[str(players)] = report["game_figures"].get("rounds until a True Magnate (mean)")
+        figures = results[experiment("clusterfuck", players=players)]["game_figures"]
+        table[str(players)] = figures.get("rounds until a True Magnate (mean)")
+        intervals[str(players)] = figures.get("rounds until a True Magnate (95% CI)")
+    shown = [(p, r, intervals[p]) for p, r in table.items() if r is not None]
+    apart = [a[2][1] < b[2][0] or b[2][1] < a[2][0] for a, b in itertools.pairwise(shown) if a[2] and b[2]]
     return {"answer": "A True Magnate comes after " + ", ".join(
-                f"{rounds:.1f} rounds with {players} players" for players, rounds in table.items()) + " on average.",
-            "evidence": {"mean_rounds_by_players": table, "games_per_count": settings.games,
-                         "policy": settings.policy},
-            "confidence": "means of whole games; the spread between counts is the signal"}
+                f"{rounds:.1f} rounds (95% CI {ci[0]:.1f} to {ci[1]:.1f}) with {players} players"
+                for players, rounds, ci in shown) + " on average.",
+            "evidence": {"mean_rounds_by_players": table, "ci95_by_players": intervals,
+                         "games_per_count": settings.games, "policy": settings.policy},
+            "confidence": ("each player count's interval is apart from the next" if apart and all(apart) else
+                           "neighbouring player counts' intervals overlap: the counts differ by less than "
+                           "these games can tell")}
 
 
 def cf_status_power(settings: Settings, results: Results) -> dict[str, Any]:
     """How often the Magnate keeps his place, against the 1 in N a powerless seat would have."""
     table = {}
     parts = []
+    above = []
     for players in _cf_counts(settings):
-        report = results[experiment("clusterfuck", players=players)]
-        keeps = report["game_figures"].get("Magnate keeps place") or 0.0
-        table[str(players)] = {"magnate_keeps_place": keeps, "by_chance": 1 / players}
-        parts.append(f"{_pct(keeps)} with {players} players (chance: {_pct(1 / players)})")
+        figures = results[experiment("clusterfuck", players=players)]["game_figures"]
+        keeps = figures.get("Magnate keeps place") or 0.0
+        low, high = figures.get("Magnate keeps place (95% CI)") or (0.0, 1.0)
+        table[str(players)] = {"magnate_keeps_place": keeps, "ci95": [low, high], "by_chance": 1 / players,
+                               "rounds": figures.get("rounds a status could be kept")}
+        parts.append(f"{_pct(keeps)} with {players} players (95% CI {_pct(low)} to {_pct(high)}; "
+                     f"chance: {_pct(1 / players)})")
+        above.append(low > 1 / players)
     lifted = statistics.fmean(v["magnate_keeps_place"] / v["by_chance"] for v in table.values())
     return {"answer": "The Magnate keeps his place " + ", ".join(parts) +
                       f": {lifted:.1f} times what chance gives.",
             "evidence": {"by_players": table, "policy": settings.policy, "games_per_count": settings.games},
-            "confidence": "shares of rounds over many rounds a game; compare with the chance line"}
+            "confidence": ("above chance at every player count" if all(above) else
+                           f"above chance at {sum(above)} of {len(above)} player counts")
+                          + " (rounds of one game are counted as if independent, so the intervals are "
+                            "somewhat narrow)"}
 
 
 QUESTIONS = (

@@ -85,3 +85,15 @@ def test_docs_answers_are_written_from_the_json_of_a_run(tmp_path):
     assert "    cardgen analyze clusterfuck --policy random --games 3 --seed 1 --quick" in text
     for answer in report["questions"]:
         assert f"### {answer['id']}" in text and answer["answer"] in text
+
+
+def test_clusterfuck_answers_carry_95_percent_intervals():
+    report = analyze("clusterfuck", Settings(policy="random", games=6, quick=True))
+    rounds, power = report["questions"]
+    for players, mean in rounds["evidence"]["mean_rounds_by_players"].items():
+        low, high = rounds["evidence"]["ci95_by_players"][players]
+        assert low <= mean <= high
+        assert f"{mean:.1f} rounds (95% CI {low:.1f} to {high:.1f}) with {players} players" in rounds["answer"]
+    for cell in power["evidence"]["by_players"].values():
+        low, high = cell["ci95"]
+        assert 0 <= low <= cell["magnate_keeps_place"] <= high <= 1 and cell["rounds"] > 0

@@ -428,8 +428,17 @@ class ClusterfuckGame(Game["ClusterfuckState"]):
         places = len(metrics[0]["keep_hits"])
         hits = [sum(m["keep_hits"][k] for m in metrics) for k in range(places)]
         keep = {str(k + 1): (hits[k] / rounds if rounds else None) for k in range(places)}
+        from statistics import stdev
+
+        from ..playtest import Z95, wilson_interval
+
+        spread = stdev(won) if len(won) > 1 else 0.0
+        half = Z95 * spread / math.sqrt(len(won)) if won else 0.0
+        mean = sum(won) / len(won) if won else None
         return {
-            "rounds until a True Magnate (mean)": sum(won) / len(won) if won else None,
+            "rounds until a True Magnate (mean)": mean,
+            "rounds until a True Magnate (95% CI)": [mean - half, mean + half] if mean is not None else None,
+            "games with a True Magnate": len(won),
             "card demands per game": demands / games,
             "demands refused per game": refused / games,
             "demands reversed per game": sum(m["reversed"] for m in metrics) / games,
@@ -438,6 +447,8 @@ class ClusterfuckGame(Game["ClusterfuckState"]):
             "named rank not held per game": sum(m["named_missing"] for m in metrics) / games,
             "share of demands refused": refused / demands if demands else None,
             "Magnate keeps place": keep["1"],
+            "Magnate keeps place (95% CI)": list(wilson_interval(hits[0], rounds)) if rounds else None,
+            "rounds a status could be kept": rounds,
             "Asshole keeps place": keep[str(places)],
             "status keeps place": keep,
         }
