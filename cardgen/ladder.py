@@ -42,7 +42,10 @@ def run_ladder(game: Game, policies: Sequence[str], games: int, seed: int, jobs:
                       "ties": first["draws"] + second["draws"], "timeouts": first["timeouts"] + second["timeouts"],
                       "a_score": score, "wilson_low": low, "wilson_high": high, "verdict": verdict,
                       "seconds": first["seconds"] + second["seconds"]})
-    return {"game": game.name, "players": game.num_players, "seed": seed, "games_per_seating": games,
+    defaults = {spec.name: spec.default for spec in getattr(game, "option_specs", ())}
+    changed = {k: v for k, v in getattr(game, "options", {}).items() if k in defaults and defaults[k] != v}
+    return {"game": game.name, "players": game.num_players, "options": changed, "seed": seed,
+            "games_per_seating": games,
             "policies": list(policies), "pairs": pairs, "ranking": _ranking(policies, pairs)}
 
 
@@ -67,8 +70,9 @@ def _ranking(policies: Sequence[str], pairs: list[dict[str, Any]]) -> list[dict[
 
 def format_ladder(report: dict[str, Any]) -> str:
     """The ladder as text: a line per pair, then the ranking."""
-    lines = [(f"Ladder: {report['game']}, {report['players']} players, {report['games_per_seating']} games on "
-              f"each seating, seed {report['seed']}")]
+    options = "".join(f", {k}={v}" for k, v in report.get("options", {}).items())
+    lines = [(f"Ladder: {report['game']}, {report['players']} players{options}, {report['games_per_seating']} "
+              f"games on each seating, seed {report['seed']}")]
     width = max(len(f"{p['a']} vs {p['b']}") for p in report["pairs"])
     for pair in report["pairs"]:
         name = f"{pair['a']} vs {pair['b']}"

@@ -97,3 +97,21 @@ def test_clusterfuck_answers_carry_95_percent_intervals():
     for cell in power["evidence"]["by_players"].values():
         low, high = cell["ci95"]
         assert 0 <= low <= cell["magnate_keeps_place"] <= high <= 1 and cell["rounds"] > 0
+
+
+def test_docs_answers_show_the_ladders_with_their_options(cli):
+    import sys
+
+    from conftest import ROOT
+
+    sys.path.insert(0, str(ROOT / "tools"))
+    from answers_md import render
+
+    result = cli("ladder", "common-carrier", "--option", "target=5", "--policies", "random,greedy", "--games", "2",
+                 "--json")
+    assert result.exit_code == 0, result.output
+    ladder = json.loads(result.output)
+    assert ladder["options"] == {"target": 5}
+    text = render([ladder])
+    assert "## How strong the players are" in text
+    assert "| common-carrier | 2 | target=5 | random vs greedy | 4 |" in text

@@ -6,7 +6,9 @@
     .venv/bin/python tools/answers_md.py out/cc.json out/dcb.json out/cf.json > docs/answers.md
 
 Each report gives its command (rebuilt from the settings it records), its size and time, and per
-question the seed's words, the answer, how sure it is and the evidence as JSON.
+question the seed's words, the answer, how sure it is and the evidence as JSON. The JSON of
+`cardgen ladder ... --json` runs may be given too: they become the section on how strong the
+players are.
 """
 from __future__ import annotations
 
@@ -31,7 +33,25 @@ play is measured by `cardgen ladder`).
 
 def render(reports: list[dict]) -> str:
     parts = [INTRO]
+    ladders = [r for r in reports if "pairs" in r]
+    if ladders:
+        parts += ["## How strong the players are", "",
+                  ("`cardgen ladder` plays each pair of policies on both seatings; a policy's score is its "
+                   "share of the decided games, counted per seat held (ties count for neither). "
+                   "A pair is settled when the 95 % interval of the score excludes 50 %."), "",
+                  "| game | players | options | pair | games | wins | ties | first's score (95 % CI) | verdict |",
+                  "|---|---|---|---|---|---|---|---|---|"]
+        for ladder in ladders:
+            options = ", ".join(f"{k}={v}" for k, v in ladder.get("options", {}).items()) or "default"
+            for pair in ladder["pairs"]:
+                parts.append(f"| {ladder['game']} | {ladder['players']} | {options} | {pair['a']} vs {pair['b']} "
+                             f"| {pair['games']} | {pair['a_wins']}-{pair['b_wins']} | {pair['ties']} "
+                             f"| {100 * pair['a_score']:.0f}% ({100 * pair['wilson_low']:.0f}-"
+                             f"{100 * pair['wilson_high']:.0f}%) | {pair['verdict']} |")
+        parts.append("")
     for report in reports:
+        if "pairs" in report:
+            continue
         command = (f"cardgen analyze {report['game']} --policy {report['policy']} --games {report['games']} "
                    f"--seed {report['seed']}" + (" --quick" if report.get("quick") else ""))
         parts += [f"## {report['game']}", "",
