@@ -15,14 +15,14 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from .errors import CardgenError
-from .playtest import rate_difference, run_playtest, wilson_interval
+from .playtest import DEFAULT_MAX_MOVES, rate_difference, run_playtest, wilson_interval
 
 #: per game, the policy every seat plays in a full run and the games of each experiment: sized so
-#: that a full run of one game takes 10 to 15 minutes on a 2-core machine with --jobs 2
+#: that a full run of one game takes 10 to 25 minutes on a 2-core machine with --jobs 2
 #: (docs/answers.md); --policy and --games make a bigger one
 FULL_RUN: dict[str, tuple[str, int]] = {
     "common-carrier": ("mcts:300", 100),
-    "dotcombust": ("mcts:100", 50),
+    "dotcombust": ("mcts:100", 30),
     "clusterfuck": ("mcts:100", 40),
 }
 #: the policy and games of an experiment with --quick: under a minute for a game's questions
@@ -95,10 +95,17 @@ def engine(game: str, options: dict[str, Any] | None = None, players: int | None
     return info.from_deck(deck, deck.options)
 
 
+#: per game, the moves after which a game counts as stalled (a timeout) instead of played on: under
+#: To the Bitter End, players who search can pass assets round for ever (measured: a 3-player
+#: mcts:100 game ran to the playtest's 10,000-move cap, 145 s), where a normal game is 20 to 90 moves
+MAX_MOVES = {"dotcombust": 300}
+
+
 def play(settings: Settings, run: Experiment) -> dict[str, Any]:
     assert settings.policy is not None and settings.games is not None
     return run_playtest(engine(run.game, dict(run.options), run.players), settings.games, settings.seed,
-                        policy=settings.policy, jobs=settings.jobs, scheduler=settings.scheduler)
+                        policy=settings.policy, jobs=settings.jobs, scheduler=settings.scheduler,
+                        max_moves=MAX_MOVES.get(run.game, DEFAULT_MAX_MOVES))
 
 
 def _share(count: int, n: int) -> dict[str, Any]:
@@ -214,16 +221,20 @@ def dcb_variants(settings: Settings, results: Results) -> dict[str, Any]:
             report = results[experiment("dotcombust", {**options, "players": players})]
             turns = report["game_figures"].get("mean turns per game")
             row[label] = {"mean_turns": turns, "ties": _share(report["draws"], report["games"]),
+                          "stalled": _share(report["timeouts"], report["games"]),
                           "seat_rates": [s["rate"] for s in report["seat_win_rates"]],
                           "mean_score_spread": report["game_figures"].get("mean score spread")}
         table[str(players)] = row
         base = row["base"]["mean_turns"] or 1
         lines.append(f"{players} players: " + ", ".join(
             f"{label} {row[label]['mean_turns']:.0f} turns ({100 * (row[label]['mean_turns'] / base - 1):+.0f}%), "
-            f"{_pct(row[label]['ties']['rate'])} ties" for label, _ in DCB_VARIANTS))
+            f"{_pct(row[label]['ties']['rate'])} ties"
+            + (f", {_pct(row[label]['stalled']['rate'])} stalled" if row[label]["stalled"]["rate"] else "")
+            for label, _ in DCB_VARIANTS))
     return {"answer": "; ".join(lines) + ".", "evidence": {"by_players": table, "policy": settings.policy},
             "confidence": "ties carry 95% intervals per cell; turn means are over "
-                          f"{settings.games} games each"}
+                          f"{settings.games} games each, stalled games counted to their cut-off; a game still going "
+                          f"after {MAX_MOVES['dotcombust']} moves counts as stalled"}
 
 
 # --- Clusterfuck ------------------------------------------------------------------------------
