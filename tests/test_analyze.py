@@ -114,4 +114,4 @@ def test_docs_answers_show_the_ladders_with_their_options(cli):
     assert ladder["options"] == {"target": 5}
     text = render([ladder])
     assert "## How strong the players are" in text
-    assert "| common-carrier | 2 | target=5 | random vs greedy | 4 |" in text
+    assert "| common-carrier | 2 | target=5 | 1 | random vs greedy | 4 |" in text

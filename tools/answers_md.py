@@ -39,12 +39,13 @@ def render(reports: list[dict]) -> str:
                   ("`cardgen ladder` plays each pair of policies on both seatings; a policy's score is its "
                    "share of the decided games, counted per seat held (ties count for neither). "
                    "A pair is settled when the 95 % interval of the score excludes 50 %."), "",
-                  "| game | players | options | pair | games | wins | ties | first's score (95 % CI) | verdict |",
-                  "|---|---|---|---|---|---|---|---|---|"]
+                  "| game | players | options | seed | pair | games | wins | ties | first's score, 95 % CI | verdict |",
+                  "|---|---|---|---|---|---|---|---|---|---|"]
         for ladder in ladders:
             options = ", ".join(f"{k}={v}" for k, v in ladder.get("options", {}).items()) or "default"
             for pair in ladder["pairs"]:
-                parts.append(f"| {ladder['game']} | {ladder['players']} | {options} | {pair['a']} vs {pair['b']} "
+                parts.append(f"| {ladder['game']} | {ladder['players']} | {options} | {ladder['seed']} "
+                             f"| {pair['a']} vs {pair['b']} "
                              f"| {pair['games']} | {pair['a_wins']}-{pair['b_wins']} | {pair['ties']} "
                              f"| {100 * pair['a_score']:.0f}% ({100 * pair['wilson_low']:.0f}-"
                              f"{100 * pair['wilson_high']:.0f}%) | {pair['verdict']} |")
