@@ -416,12 +416,18 @@ def test_the_same_seed_replays_the_same_game():
     assert play(11) != play(12)
 
 
-def test_sampled_actions_cover_exactly_the_listed_ones():
-    game = CommonCarrierGame()
-    rng = random.Random(9)
+def _after_random_moves(options: dict, seed: int, moves: int) -> tuple:
+    """A game with ``options``, a seeded deal and ``moves`` random moves: (game, state, rng)."""
+    game = CommonCarrierGame(options=options)
+    rng = random.Random(seed)
     state = game.new_initial_state(rng)
-    for _ in range(8):
+    for _ in range(moves):
         state.apply_action(game.random_action(state, state.player, rng))
+    return game, state, rng
+
+
+def test_sampled_actions_cover_exactly_the_listed_ones():
+    _, state, rng = _after_random_moves({}, 9, 8)
     listed = set(state.legal_actions())
     by_index = set()
     for weight, combo in state._combo_list():
@@ -431,15 +437,10 @@ def test_sampled_actions_cover_exactly_the_listed_ones():
     assert all(state.sample_action(rng) in listed for _ in range(200))
 
 
-
 @pytest.mark.parametrize("options,seed,moves", [({}, 9, 8), ({}, 3, 14), ({"hole_card": True}, 5, 10)])
 def test_sampled_actions_are_drawn_uniformly(options, seed, moves):
     """Every listed action turns up about equally often (a chi-square test far out in the tail)."""
-    game = CommonCarrierGame(options=options)
-    rng = random.Random(seed)
-    state = game.new_initial_state(rng)
-    for _ in range(moves):
-        state.apply_action(game.random_action(state, state.player, rng))
+    _, state, rng = _after_random_moves(options, seed, moves)
     listed = state.legal_actions()
     expected = 40
     seen = collections.Counter(state.sample_action(rng) for _ in range(expected * len(listed)))
@@ -447,6 +448,7 @@ def test_sampled_actions_are_drawn_uniformly(options, seed, moves):
     chi2 = sum((seen[a] - expected) ** 2 / expected for a in listed)
     dof = len(listed) - 1
     assert chi2 < dof + 6 * (2 * dof) ** 0.5
+
 
 def _brute_force_positions(state: cc.CommonCarrierState) -> set:
     """Every legal end-of-turn position, by trying every placement near the board."""
@@ -473,11 +475,7 @@ def _brute_force_positions(state: cc.CommonCarrierState) -> set:
                                                 ({"hole_card": True}, 5, 9),
                                                 ({"endgame": True}, 6, 30)])
 def test_listed_actions_match_brute_force(options, seed, moves):
-    game = CommonCarrierGame(options=options)
-    rng = random.Random(seed)
-    state = game.new_initial_state(rng)
-    for _ in range(moves):
-        state.apply_action(game.random_action(state, state.player, rng))
+    game, state, _ = _after_random_moves(options, seed, moves)
     assert not state.is_terminal(), "pick a position before the game ends"
     listed = {frozenset((cc.canonical(game.card_mask[c]), cc.cell_of(r, col), game._oriented(c, t))
                         for c, r, col, t in a) for a in state.legal_actions()}
@@ -536,7 +534,6 @@ def _value_by_enumeration(state: cc.CommonCarrierState, player: int) -> int:
                         dist[y] = dist[x] + w
         best = max(best, max(dist.values()))
     return best
-
 
 
 @settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -603,12 +600,9 @@ def test_greedy_plays_one_of_the_best_plays_by_laying_each(options):
             assert scores[chosen] == max(scores.values())
             state.apply_action(chosen)
 
+
 def test_only_the_engines_own_draw_skips_the_check():
-    game = CommonCarrierGame()
-    rng = random.Random(4)
-    state = game.new_initial_state(rng)
-    for _ in range(3):
-        state.apply_action(game.random_action(state, state.player, rng))
+    _, state, rng = _after_random_moves({}, 4, 3)
     drawn = state.sample_action(rng)
     (card, r, c, t), second = drawn
     # an equal action built elsewhere is checked (and passes); a forged one is refused
