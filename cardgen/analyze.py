@@ -105,7 +105,11 @@ def play(settings: Settings, run: Experiment) -> dict[str, Any]:
     assert settings.policy is not None and settings.games is not None
     return run_playtest(engine(run.game, dict(run.options), run.players), settings.games, settings.seed,
                         policy=settings.policy, jobs=settings.jobs, scheduler=settings.scheduler,
-                        max_moves=MAX_MOVES.get(run.game, DEFAULT_MAX_MOVES))
+                        max_moves=_max_moves(run))
+
+
+def _max_moves(run: Experiment) -> int:
+    return MAX_MOVES.get(run.game, DEFAULT_MAX_MOVES)
 
 
 def _share(count: int, n: int) -> dict[str, Any]:
@@ -337,7 +341,8 @@ class Plan:
             if key not in per_game:
                 game = engine(run.game, dict(run.options), run.players)
                 began = time.process_time()
-                play_game(game, 0, self.settings.seed, [self.settings.policy] * game.num_players)
+                play_game(game, 0, self.settings.seed, [self.settings.policy] * game.num_players,
+                          _max_moves(run))
                 per_game[key] = time.process_time() - began
             total += per_game[key] * self.settings.games
         return total / max(1, self.settings.jobs)

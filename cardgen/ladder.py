@@ -42,8 +42,8 @@ def run_ladder(game: Game, policies: Sequence[str], games: int, seed: int, jobs:
                       "ties": first["draws"] + second["draws"], "timeouts": first["timeouts"] + second["timeouts"],
                       "a_score": score, "wilson_low": low, "wilson_high": high, "verdict": verdict,
                       "seconds": first["seconds"] + second["seconds"]})
-    defaults = {spec.name: spec.default for spec in getattr(game, "option_specs", ())}
-    changed = {k: v for k, v in getattr(game, "options", {}).items() if k in defaults and defaults[k] != v}
+    defaults = {spec.name: spec.default for spec in game.option_specs}
+    changed = {k: v for k, v in game.options.items() if k in defaults and defaults[k] != v}
     return {"game": game.name, "players": game.num_players, "options": changed, "seed": seed,
             "games_per_seating": games,
             "policies": list(policies), "pairs": pairs, "ranking": _ranking(policies, pairs)}

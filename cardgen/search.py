@@ -165,10 +165,7 @@ def _simulate(game: Game, det: State, root: _Node, rng: random.Random, explorati
         node = node.children[action]
         path.append(node)
     returns = _rollout(game, det, rng)
-    for visited in path:
-        visited.visits += 1
-        for p in range(players):
-            visited.totals[p] += returns[p]
+    _back_up(path, returns)
     for visited, joint in joints:
         assert visited.joint is not None
         for p, action in enumerate(joint):
@@ -180,10 +177,10 @@ def _simulate(game: Game, det: State, root: _Node, rng: random.Random, explorati
 def _simulate_guided(game: Game, det: State, root: _Node, rng: random.Random, exploration: float) -> None:
     """One walk of a guided search: the searching player's move among the best few by the game's
     heuristic (more of them as the root is visited more: progressive widening), the reply among the
-    opponent's best by the game's greedy policy in this deal and a few others, then the game's
-    judgement (``Game.evaluate``) of the position. Where a move has hundreds of plays, a plain
-    search spreads 1,000 simulations over all of them and learns little of any; this one looks
-    two moves deep at the plays worth it."""
+    opponent's best by the game's greedy policy in this deal and a few others, then a rollout as in
+    the plain search (the game's judgement after its ``rollout_depth`` moves). Where a move has
+    hundreds of plays, a plain search spreads 1,000 simulations over all of them and learns little
+    of any; this one looks two moves deep at the plays worth it."""
     path: list[_Node] = [root]
     node = root
     for depth in range(GUIDED_DEPTH):
@@ -215,15 +212,16 @@ def _simulate_guided(game: Game, det: State, root: _Node, rng: random.Random, ex
         det.apply_action(action)
         node = child
         path.append(node)
-    evaluate = getattr(game, "evaluate", None)
-    if det.is_terminal() or evaluate is None:
-        returns = _rollout(game, det, rng)
-    else:
-        returns = evaluate(det)
+    _back_up(path, _rollout(game, det, rng))
+
+
+def _back_up(path: list[_Node], returns: list[float]) -> None:
+    """Count a walk's returns in every node it passed."""
     for visited in path:
         visited.visits += 1
-        for p in range(game.num_players):
-            visited.totals[p] += returns[p]
+        totals = visited.totals
+        for p, value in enumerate(returns):
+            totals[p] += value
 
 
 def _ranked(game: Game, state: State, player: int) -> list[Any]:

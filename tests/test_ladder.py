@@ -10,8 +10,10 @@ from cardgen.ladder import run_ladder
 
 
 class Table:
+    option_specs = ()
+
     def __init__(self, players: int):
-        self.num_players, self.name = players, "stub"
+        self.num_players, self.name, self.options = players, "stub", {}
 
 
 def stub_play(results):
