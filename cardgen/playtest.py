@@ -9,7 +9,10 @@ seconds) are the only ones that vary from run to run.
 A game may offer faster or smarter policies than the generic ones:
 ``random_action(state, player, rng)`` (uniform among legal actions),
 ``greedy_action(state, player, rng)``, and on the state
-``num_legal_actions(player)`` to count without listing.
+``num_legal_actions(player)`` to count without listing. A game whose seats all play random may be
+played out whole by the engine: ``random_playout(state, rng, max_moves, branching)`` makes
+uniformly random legal moves until the game ends or ``max_moves`` moves are made, notes each
+decision's number of legal plays in ``branching`` as the runner would, and returns the moves made.
 """
 from __future__ import annotations
 
@@ -89,9 +92,23 @@ def play_game(game: Game, index: int, seed: int, seats: Sequence[str],
     """Play game number ``index`` of a run seeded with ``seed``."""
     rng = random.Random(f"cardgen-playtest:{seed}:{index}")
     state = game.new_initial_state(rng)
-    length = 0
     branching: list[int] = []
+    playout = getattr(game, "random_playout", None)
+    if playout is not None and all(policy == "random" for policy in seats):
+        length = playout(state, rng, max_moves, branching)
+    else:
+        length = _play_out(game, state, seats, rng, max_moves, branching)
+    timeout = not state.is_terminal()
+    return GameRecord(seed=index, length=length, winners=[] if timeout else state.winners(),
+                      timeout=timeout, branching=branching, metrics=game.metrics(state),
+                      played=state.cards_played(), held=state.cards_held())
+
+
+def _play_out(game: Game, state: State, seats: Sequence[str], rng: random.Random, max_moves: int,
+              branching: list[int]) -> int:
+    """Each seat moves by its policy until the game ends or ``max_moves`` moves are made."""
     choosers = [_chooser(game, state, policy) for policy in seats]
+    length = 0
     while not state.is_terminal() and length < max_moves:
         player = state.current_player()
         if player == SIMULTANEOUS:
@@ -100,10 +117,7 @@ def play_game(game: Game, index: int, seed: int, seats: Sequence[str],
             action = choosers[player](state, player, rng, branching)
         state.apply_action(action)
         length += 1
-    timeout = not state.is_terminal()
-    return GameRecord(seed=index, length=length, winners=[] if timeout else state.winners(),
-                      timeout=timeout, branching=branching, metrics=game.metrics(state),
-                      played=state.cards_played(), held=state.cards_held())
+    return length
 
 
 def wilson_interval(successes: int, trials: int, z: float = Z95) -> tuple[float, float]:

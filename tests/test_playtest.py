@@ -179,6 +179,31 @@ def test_simultaneous_games_get_one_action_per_player():
     assert report["mean_branching"] == 2 and report["multi_choice_share"] == 1
 
 
+class PenniesPlayedOut(MatchingPennies):
+    """Pennies whose engine plays all-random games out whole, as a fast engine may."""
+
+    playouts = 0
+
+    def random_playout(self, state, rng, max_moves, branching):
+        type(self).playouts += 1
+        moves = 0
+        while not state.is_terminal() and moves < max_moves:
+            branching += [2, 2]
+            state.apply_action((rng.randrange(2), rng.randrange(2)))
+            moves += 1
+        return moves
+
+
+def test_an_engine_plays_all_random_games_out_itself_and_no_others():
+    game = PenniesPlayedOut()
+    record = play_game(game, 0, seed=1, seats=["random", "random"])
+    assert PenniesPlayedOut.playouts == 1
+    assert record.length == 3 and record.branching == [2] * 6 and not record.timeout
+    assert play_game(game, 0, seed=1, seats=["random", "random"], max_moves=2).timeout
+    play_game(game, 0, seed=1, seats=["random", "greedy"])
+    assert PenniesPlayedOut.playouts == 2
+
+
 # --- reports people can read -------------------------------------------------------
 
 def test_per_card_figures_count_plays_holdings_and_the_players_who_won(report):
