@@ -55,7 +55,7 @@ def test_text_has_a_contrast_of_at_least_4_5_to_1_against_its_background(deck, o
             ops = getattr(faces.drawings[key], "ops", None)
             for i, op in enumerate(ops or []):
                 if op[0] == "text":
-                    _, x, baseline, _, size, color, words = op
+                    _, x, baseline, _, size, color, words, _ = op
                     ratio = contrast(color, _background(ops, i, x + 0.5, baseline + size * 0.3))
                     assert ratio >= 4.5, (deck, key, words, round(ratio, 2))
 
@@ -122,3 +122,48 @@ def test_words_over_many_font_subsets_print_as_written(tmp_path):
     assert len(set("".join(used))) > 256
     for name in "de":
         assert used <= printed[name], sorted(used - printed[name])[:5]
+
+
+def test_a_remembered_split_is_the_split_reportlab_would_make():
+    """Our font's splits (strings of characters coded as themselves, remembered strings) equal a plain
+    reportlab font's, string after string, in two documents at once."""
+    import random
+
+    from reportlab.pdfbase.pdfdoc import PDFDocument
+    from reportlab.pdfbase.ttfonts import TTFont
+
+    from cardgen.render.fonts import _TTFont, default_family
+
+    path = str(default_family().file("regular"))
+    ours, theirs = _TTFont("ours", path), TTFont("theirs", path)
+    alphabet = "abc XYZ 019 ,.:;!?" + "éüßñ" + "αβγδ" + "жзий" + "\u00a0✓€"
+    rng = random.Random(3)
+    docs = [(PDFDocument(), PDFDocument()) for _ in range(2)]
+    for _ in range(3000):
+        text = "".join(rng.choice(alphabet) for _ in range(rng.choice((1, 5, 20, 60))))
+        mine, plain = rng.choice(docs)
+        assert ours.splitString(text, mine) == theirs.splitString(text, plain), text
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_prepared_words_keep_numbers_with_the_next_word_and_measure_each_piece(seed):
+    """Whole words are measured once per deck (remembered); what comes out is still each word as
+    written, a number (with its sign, unit or fraction) kept with the word after it."""
+    import random
+
+    rng = random.Random(seed)
+    vocabulary = ["draw", "a", "card", "7", "5%", "×", "3/4", "-2", "αβγ", "٣", "links", "12", "x"]
+    words = [rng.choice(vocabulary) for _ in range(rng.randrange(1, 30))]
+    chain = FontChain()
+    bold = rng.random() < 0.5
+    font = chain.fonts("bold" if bold else "regular")[0]
+    expected: list[list[rich.Piece]] = []
+    for word in words:
+        piece = rich.Piece(word, font, None, rich.width1(word, font))
+        if expected and rich._NUMBER.match(expected[-1][-1].text):
+            expected[-1] += [rich.Piece(" ", font, None, rich.width1(" ", font)), piece]
+        else:
+            expected.append([piece])
+    space = rich.width1(" ", font)
+    prepared = rich.prepare([rich.Run(" ".join(words), bold=bold)], chain)
+    assert prepared.paragraphs == ((*(rich.Word(tuple(p), sum(x.w1 for x in p), space) for p in expected),),)

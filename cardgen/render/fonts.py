@@ -49,23 +49,33 @@ SPLIT_CACHE_LENGTH = 48
 
 
 class _TTFont(TTFont):
-    """reportlab's TrueType font, remembering how each string it wrote into a document split into
+    """reportlab's TrueType font, remembering per document how the strings it wrote split into
     subsets: a deck's words recur on card after card, and the split of a string never changes once
-    its characters have their codes in that document (codes are only ever added)."""
+    its characters have their codes in that document (codes are only ever added).
+
+    Most text is characters that have taken their own code in the first subset (printable ASCII
+    does, in the first document that writes it); a string of only those is its own bytes and needs
+    no lookup at all. Other strings up to SPLIT_CACHE_LENGTH characters are remembered whole.
+    """
 
     def __init__(self, name: str, path: str):
         super().__init__(name, path)
         self._splits: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 
     def splitString(self, text, doc, encoding="utf-8"):
-        if len(text) > SPLIT_CACHE_LENGTH:  # a long run seldom recurs: not worth its memory
-            return super().splitString(text, doc, encoding)
-        cache = self._splits.get(doc)
-        if cache is None:
-            cache = self._splits[doc] = {}
-        split = cache.get(text)
+        memory = self._splits.get(doc)
+        if memory is None:
+            memory = self._splits[doc] = (set(), {})
+        as_themselves, splits = memory
+        if as_themselves.issuperset(text):
+            return [(0, text.encode("latin-1"))] if text else []
+        split = splits.get(text)
         if split is None:
-            split = cache[text] = super().splitString(text, doc, encoding)
+            split = super().splitString(text, doc, encoding)
+            if len(text) <= SPLIT_CACHE_LENGTH:  # a long run seldom recurs: not worth its memory
+                splits[text] = split
+            codes = self.state[doc].assignments
+            as_themselves.update(c for c in set(text) if codes.get(ord(c), -1) == ord(c) < 256)
         return split
 
 

@@ -11,7 +11,7 @@ Op shapes (points, y up from the card's bottom-left):
     ("rect", x, y, w, h, fill, stroke, stroke_width, radius)
     ("ellipse", x, y, w, h, fill, stroke, stroke_width)
     ("line", x1, y1, x2, y2, color, width)
-    ("text", x, baseline, font, size, color, string)
+    ("text", x, baseline, font, size, color, string, width)
     ("icon", name, x, bottom, size, color)        an icon inline in text
     ("glyph", name, cx, cy, size, fill, ink)      a built-in vector icon
     ("image", path, x, y, w, h, clip)             raster art; clip is a box or None
@@ -26,6 +26,9 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
+
+from reportlab.lib.rl_accel import fp_str
+from reportlab.pdfbase import pdfmetrics
 
 from ..colors import ink_on, mix, parse_color_expr, to_hex
 from ..errors import CardgenError, Location
@@ -461,7 +464,8 @@ def _list_ops(text: _Text, x: float, top: float, width: float) -> list[tuple]:
         left = x + column * (col_w + col_gap)
         marked = i == text.mark
         if text.marker == "bullet":
-            ops.append(("text", left, baseline, bullet_font, size, text.color, "\u2022"))
+            ops.append(("text", left, baseline, bullet_font, size, text.color, "\u2022",
+                        rich.width1("\u2022", bullet_font) * size))
         elif text.marker == "check":
             box = size * 0.85
             bottom = baseline - size * 0.05
@@ -514,20 +518,20 @@ def draw(canvas, ops: list[tuple]) -> None:
         if kind == "text":
             # neighbouring text ops share one text object (one BT ... ET), and the font and
             # colour are set only when they change
-            _, x, y, font, size, color, words = op
+            _, x, y, font, size, color, words, width = op
             if text is None:
                 text = canvas.beginText()
                 face = ink = None
                 text.setTextOrigin(x, y)
             elif text.getY() != y or abs(text.getX() - x) > 0.005:
                 text.setTextOrigin(x, y)
-            if face != (font, size):
+            if face is None or face[2] != font or face[3] != size:
                 text.setFont(font, size)
-                face = (font, size)
+                face = (*_face(font, size, text._leading), font, size)
             if ink != color:
                 text.setFillColorRGB(*color)
                 ink = color
-            text.textOut(words)
+            _text_out(canvas, text, face, words, width)
             continue
         if text is not None:
             canvas.drawText(text)
@@ -559,6 +563,27 @@ def draw(canvas, ops: list[tuple]) -> None:
     if text is not None:
         canvas.drawText(text)
         _draw_inline(canvas, inline)
+
+
+@lru_cache(maxsize=1024)
+def _face(font: str, size: float, leading: float) -> tuple[Any, str]:
+    """A text font and the operator that selects it at ``size``, for ``_text_out``."""
+    return pdfmetrics.getFont(font), f"{fp_str(size)} Tf {fp_str(leading)} TL"
+
+
+def _text_out(canvas, text, face: tuple, words: str, width: float) -> None:
+    """``text.textOut(words)`` in the face set last, writing the same operators without measuring
+    the words again (the op carries their width). Text fonts are always TrueType (see fonts.py)."""
+    font, select = face[0], face[1]
+    doc = canvas._doc
+    out = []
+    for subset, chunk in font.splitString(words, doc):
+        if subset != text._curSubset:
+            out.append(f"{font.getSubsetInternalName(subset, doc)} {select}")
+            text._curSubset = subset
+        out.append(f"({canvas._escape(chunk)}) Tj")
+    text._code.append(" ".join(out))
+    text._x += width
 
 
 def _draw_inline(canvas, icons: list[tuple]) -> None:

@@ -135,6 +135,10 @@ _new = tuple.__new__  # builds a NamedTuple without its keyword-handling constru
 _NUMBER = re.compile(r"^[+−-]?\d+(?:[.,/]\d+)?[%×]?$")
 
 
+def _is_number(chunk: str) -> bool:
+    return (chunk[-1].isdecimal() or chunk[-1] in "%×") and _NUMBER.match(chunk) is not None
+
+
 def _style(run: Run) -> str:
     return ("bold_italic" if run.italic else "bold") if run.bold else ("italic" if run.italic else "regular")
 
@@ -142,6 +146,13 @@ def _style(run: Run) -> str:
 @lru_cache(maxsize=65536)
 def width1(text: str, font: str) -> float:
     return stringWidth(text, font, 1.0)
+
+
+@lru_cache(maxsize=65536)
+def _word(text: str, font: str, color: RGB | None) -> Word:
+    """A word of one piece, as ``prepare`` would build it."""
+    w = width1(text, font)
+    return _new(Word, ((_new(Piece, (text, font, color, w, "")),), w, width1(" ", font)))
 
 
 def prepare(runs: list[Run], chain: FontChain) -> Prepared:
@@ -174,7 +185,17 @@ def prepare(runs: list[Run], chain: FontChain) -> Prepared:
             if font is None:
                 missing.update(dict.fromkeys(c for c in part if c != " "))
                 font = chain.fonts(style)[0]
-            for i, chunk in enumerate(part.split(" ")):
+            chunks = part.split(" ")
+            inner = len(chunks) - 1  # chunks before this are whole words, with spaces both sides
+            for i, chunk in enumerate(chunks):
+                if (0 < i < inner and chunk and not _is_number(chunk)
+                        and not (pieces and _NUMBER.match(pieces[-1].text))):
+                    # the common case, a whole word in one font: measured once per deck
+                    if pieces:
+                        end_word()
+                    words.append(_word(chunk, font, run.color))
+                    last_font = font
+                    continue
                 if i and pieces and _NUMBER.match(pieces[-1].text) and chunk:
                     # a number and what it counts stay on one line ("7 links", "5 ×")
                     space = width1(" ", pieces[-1].font)
@@ -305,7 +326,7 @@ def fit_list_at(items: list[Prepared], size: float, width: float, height: float,
 
 
 # --- drawing as data ---------------------------------------------------------------
-# A text op is ("text", x, baseline, font, size, color, string); an icon op is
+# A text op is ("text", x, baseline, font, size, color, string, width); an icon op is
 # ("icon", name, x, bottom, size, color). The renderer replays them.
 
 def line_ops(line: Line, size: float, x: float, baseline: float, color: RGB) -> list[tuple]:
@@ -323,21 +344,21 @@ def line_ops(line: Line, size: float, x: float, baseline: float, color: RGB) -> 
             piece_color = piece.color or color
             if piece.icon:
                 if text:
-                    ops.append(("text", start, baseline, font, size, ink, text))
+                    ops.append(("text", start, baseline, font, size, ink, text, x - start))
                     text = ""
                 ops.append(("icon", piece.icon, x + size * 0.02, baseline - size * 0.12, size, piece_color))
             else:
                 if text and (piece.font != font or piece_color != ink):
                     # the space stays with the words before it, so the next string starts where
                     # this one ends and the writer need not move the text cursor
-                    ops.append(("text", start, baseline, font, size, ink, text))
+                    ops.append(("text", start, baseline, font, size, ink, text, x - start))
                     text = ""
                 if not text:
                     start, font, ink = x, piece.font, piece_color
                 text += piece.text
             x += piece.w1 * size
     if text:
-        ops.append(("text", start, baseline, font, size, ink, text))
+        ops.append(("text", start, baseline, font, size, ink, text, x - start))
     return ops
 
 
