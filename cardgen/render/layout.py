@@ -576,13 +576,11 @@ def _text_out(canvas, text, face: tuple, words: str, width: float) -> None:
     the words again (the op carries their width). Text fonts are always TrueType (see fonts.py)."""
     font, select = face[0], face[1]
     doc = canvas._doc
-    out = []
     for subset, chunk in font.splitString(words, doc):
         if subset != text._curSubset:
-            out.append(f"{font.getSubsetInternalName(subset, doc)} {select}")
+            text._code.append(f"{font.getSubsetInternalName(subset, doc)} {select}")
             text._curSubset = subset
-        out.append(f"({canvas._escape(chunk)}) Tj")
-    text._code.append(" ".join(out))
+        text._code.append(f"({canvas._escape(chunk)}) Tj")
     text._x += width
 
 

@@ -29,6 +29,7 @@ ICON_EM = 1.05
 SIZE_STEP = 0.25
 _EPS = 0.01
 
+_new = tuple.__new__  # builds a NamedTuple without its keyword-handling constructor, in hot loops
 _TOKEN = re.compile(r"<(/?)(b|i|color)(?:[\s=]+([^<>]*?))?\s*>|<br\s*/?>|:([a-z0-9][a-z0-9_-]*):|\n")
 
 
@@ -57,7 +58,7 @@ def parse(markup: str, icons: Container[str], parse_color: Callable[[str], RGB],
 
     def add(text: str) -> None:
         if text:
-            runs.append(Run(text, state["b"], state["i"], state["color"]))
+            runs.append(_new(Run, (text, state["b"], state["i"], state["color"], "")))
 
     pos = 0
     for match in _TOKEN.finditer(markup):
@@ -130,13 +131,8 @@ class Prepared:
         return not any(self.paragraphs)
 
 
-_new = tuple.__new__  # builds a NamedTuple without its keyword-handling constructor, in hot loops
 #: a number, alone or with its sign, unit sign or fraction: kept on one line with the next word
 _NUMBER = re.compile(r"^[+−-]?\d+(?:[.,/]\d+)?[%×]?$")
-
-
-def _is_number(chunk: str) -> bool:
-    return (chunk[-1].isdecimal() or chunk[-1] in "%×") and _NUMBER.match(chunk) is not None
 
 
 def _style(run: Run) -> str:
@@ -188,7 +184,8 @@ def prepare(runs: list[Run], chain: FontChain) -> Prepared:
             chunks = part.split(" ")
             inner = len(chunks) - 1  # chunks before this are whole words, with spaces both sides
             for i, chunk in enumerate(chunks):
-                if (0 < i < inner and chunk and not _is_number(chunk)
+                if (0 < i < inner and chunk
+                        and not ((chunk[-1].isdecimal() or chunk[-1] in "%×") and _NUMBER.match(chunk))
                         and not (pieces and _NUMBER.match(pieces[-1].text))):
                     # the common case, a whole word in one font: measured once per deck
                     if pieces:
