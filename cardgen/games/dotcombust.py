@@ -27,7 +27,7 @@ import functools
 import math
 import random
 from collections import Counter
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any, NamedTuple, cast
 
 from ..errors import CardgenError
@@ -214,11 +214,12 @@ class DotcombustGame(Game["DotcombustState"]):
         self._two = [(Pass((a, a), False), Pass((a, a), True)) for a in range(count)]
         self._barrels = {(a, b): Pass((a, b), False)
                          for a in range(count) for b in range(a + 1, count)}
-        # an asset's plays in legal order (1 down, 1 up, 2 down, 2 up); holding c parts of it
-        # opens the first _weight[c] of them, so a hand's number of plays is a sum kept as it changes
-        self._plays_of = [self._one[a] + self._two[a] for a in range(count)]
+        # an asset's plays in legal order (1 down, 1 up, 2 down, 2 up), asset a's at 4a..4a+3 of
+        # _flat: the play at u is asset u >> 2, u >> 1 & 1 cards more than one, face up if u & 1.
+        # Holding c parts opens the first _weight[c] of them, so a hand's number of plays is a sum
+        # kept as it changes
         self._weight = (0, 2) + (4,) * max(self.asset_sizes)
-        self._flat = [play for plays in self._plays_of for play in plays]
+        self._flat = [play for a in range(count) for play in self._one[a] + self._two[a]]
         self._span = len(self._flat)
         self._shows = [(Show(a, True), Show(a, False)) for a in range(count)]
         # under these options a pass is any play of the hand (bans are looked at per pair)
@@ -243,10 +244,10 @@ class DotcombustGame(Game["DotcombustState"]):
     def random_action(self, state: DotcombustState, player: int, rng: random.Random) -> Pass | Show:
         """A play drawn uniformly from ``state.legal_actions(player)``, mostly without listing them.
 
-        A pass under the plain rules: an asset drawn at random is tried a few times (a play of
-        it drawn uniformly, or none if it does not open that one), then the hand's plays are
-        counted through; either way every legal play has the same chance. The play is noted on
-        the state, so ``apply_action`` need not check it again.
+        A pass under the plain rules: a play of the whole deck drawn at random is tried a few
+        times (it counts if the hand opens it), then the hand's plays are counted through; either
+        way every legal play has the same chance. The play is noted on the state, so
+        ``apply_action`` need not check it again.
         """
         if state.ended_by:
             raise IllegalAction("the game is over")
@@ -255,12 +256,7 @@ class DotcombustGame(Game["DotcombustState"]):
             pending = state.pending[player]
             play = self._shows[pending[0]][rng.random() < 0.5] if pending else NOTHING_TO_SHOW
         elif self._plain and not (state.bans and state.bans[player * self.num_players + state.opponent(player)]):
-            hand = state.hands[player]
-            u = int(rng.random() * self._span)
-            if u & 3 < self._weight[hand[u >> 2]]:  # the first try, inline: it mostly hits
-                play = self._flat[u]
-            else:
-                play = self._random_pass(hand, state.weights[player], rng)
+            play = self._flat[self._random_play(state.hands[player], state.weights[player], rng.random)]
         else:
             legal = state.legal_passes(player)
             play = legal[int(rng.random() * len(legal))]
@@ -270,18 +266,63 @@ class DotcombustGame(Game["DotcombustState"]):
         trusted[player] = play
         return play
 
-    def _random_pass(self, hand: list[int], plays: int, rng: random.Random) -> Pass:
-        weight, plays_of, rand = self._weight, self._plays_of, rng.random
-        span = self._span
-        for _ in range(3):  # each try is uniform over the hand's plays when it hits one
+    def random_playout(self, state: DotcombustState, rng: random.Random, max_moves: int,
+                       branching: list[int]) -> int:
+        """Everyone plays at random until the game ends or ``max_moves`` moves are made; returns
+        the moves made, each decision's number of plays per player noted in ``branching``.
+
+        The same draws as the runner's turns of ``random_action``, so the same game from the same
+        rng, without checking its own plays or listing them. Under the plain rules without tagback
+        bans a pass turn is drawn and resolved in one go (``_random_turn``); under the other
+        options it goes through random_action and the turn's resolution. The state tracks what the
+        players know no longer (``known_parts`` None): a game played out is not searched.
+        """
+        state._log = state._known = None
+        state._trusted = None
+        fast = self._plain and state.bans is None and state._incoming is None
+        n = self.num_players
+        rand = rng.random
+        note = branching.append
+        pending = state.pending
+        moves = 0
+        while not state.ended_by and moves < max_moves:
+            moves += 1
+            if state._deciding:  # as _apply_shows, the draw as in random_action
+                for p in range(n):
+                    mine = pending[p]
+                    if not mine:
+                        note(1)
+                        continue
+                    note(2)
+                    a = mine.pop(0)
+                    if rand() >= 0.5:
+                        state._lay_down(p, a)
+                state._deciding = any(pending)
+                state._check_end(on_show=True)
+            elif fast:
+                state._random_turn(rand, note)
+            else:
+                joint = []
+                for p in range(n):
+                    note(state.num_legal_actions(p))
+                    joint.append(cast(Pass, self.random_action(state, p, rng)))
+                state._trusted = None
+                state._apply_passes(joint)
+        return moves
+
+    def _random_play(self, hand: list[int], plays: int, rand: Callable[[], float], tries: int = 4) -> int:
+        """A play of ``hand`` (which opens ``plays`` plays), uniformly, as its index in ``_flat``:
+        ``tries`` draws from the whole deck's plays, then one counted through the hand's."""
+        weight, span = self._weight, self._span
+        for _ in range(tries):  # each try is uniform over the hand's plays when it hits one
             u = int(rand() * span)
             if u & 3 < weight[hand[u >> 2]]:
-                return self._flat[u]
+                return u
         r = int(rand() * plays)
         for a, c in enumerate(hand):
             w = weight[c]
             if r < w:
-                return plays_of[a][r]
+                return 4 * a + r
             r -= w
         raise AssertionError("a hand's count of plays is out of date")
 
@@ -748,6 +789,68 @@ class DotcombustState(State):
                         arriving.append((q, a, k))
                     if bans is not None and (k == 2 or not up):
                         bans[p * n + q] |= 1 << a
+        if self._log is not None:
+            self._log.append((offset, action, arriving, gifts))
+        self._arrive(arriving, whole)
+
+    def _random_turn(self, rand: Callable[[], float], note: Callable[[int], None]) -> None:
+        """A turn of uniformly random passes under the plain rules without tagback bans, each
+        player's number of plays noted: drawn as random_action draws them (one player after the
+        other, from the hand before the turn), resolved as _apply_passes resolves them. Every
+        hand holds 2 cards or more (or the game is over), so everyone passes."""
+        game = self.game
+        n = game.num_players
+        hands, sizes, weights = self.hands, self.hand_sizes, self.weights
+        asset_sizes, weight, span = game.asset_sizes, game._weight, game._span
+        whole: list[tuple[int, int]] = []
+        plays = []
+        for p in range(n):  # draw, and the pass leaves the hand
+            hand = hands[p]
+            count = weights[p]
+            note(count)
+            u = int(rand() * span)
+            if u & 3 >= weight[hand[u >> 2]]:  # the first try, inline: it mostly hits
+                u = game._random_play(hand, count, rand, 3)
+            plays.append(u)
+            a = u >> 2
+            k = (u >> 1 & 1) + 1
+            held = hand[a]
+            if held == asset_sizes[a]:
+                whole.append((p, a))
+            hand[a] = held - k
+            sizes[p] -= k
+            weights[p] = count + weight[held - k] - weight[held]
+        offset = 1 + self.turn % (n - 1)
+        arriving: list[tuple[int, int, int]] = []
+        q = offset
+        for p, u in enumerate(plays):  # each receiver answers the one pass it gets
+            if q == n:
+                q = 0
+            a = u >> 2
+            hand = hands[q]
+            held = hand[a]
+            if held:  # pass back the card(s) plus one part, or all parts
+                give = held if u & 2 else 1
+                hand[a] = held - give
+                sizes[q] -= give
+                weights[q] += weight[held - give] - weight[held]
+                arriving.append((p, a, (u >> 1 & 1) + 1 + give))
+            elif u & 1:  # face up: one comes back; of two, the receiver keeps one
+                arriving.append((p, a, 1))
+                if u & 2:
+                    arriving.append((q, a, 1))
+            else:  # face down: the receiver keeps them all
+                arriving.append((q, a, (u >> 1 & 1) + 1))
+            q += 1
+        self.passes += n
+        self._arrive(arriving, whole)
+
+    def _arrive(self, arriving: list[tuple[int, int, int]], whole: list[tuple[int, int]]) -> None:
+        """The cards of a turn's answers join the hands (``arriving``: player, asset, cards); an
+        asset complete now is a new completion unless its holder held it whole before (``whole``).
+        The turn is over."""
+        hands, sizes, weights = self.hands, self.hand_sizes, self.weights
+        asset_sizes, weight = self.game.asset_sizes, self.game._weight
         completed = False
         for p, a, k in arriving:
             hand = hands[p]
@@ -757,8 +860,6 @@ class DotcombustState(State):
             weights[p] += weight[held + k] - weight[held]
             if held + k == asset_sizes[a]:
                 completed = True
-        if self._log is not None:
-            self._log.append((offset, action, arriving, gifts))
         if completed:
             pending = self.pending
             for p, a, _ in arriving:
