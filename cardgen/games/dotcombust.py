@@ -273,51 +273,108 @@ class DotcombustGame(Game["DotcombustState"]):
 
         The same draws as the runner's turns of ``random_action``, so the same game from the same
         rng, without checking its own plays or listing them. Under the plain rules without tagback
-        bans a pass turn is drawn and resolved in one go (``_random_turn``); under the other
+        bans a pass turn is drawn and resolved in one loop (``_play_out_plain``); under the other
         options it goes through random_action and the turn's resolution. The state tracks what the
         players know no longer (``known_parts`` None): a game played out is not searched.
         """
         state._log = state._known = None
         state._trusted = None
-        fast = self._plain and state.bans is None and state._incoming is None
+        if self._plain and state.bans is None and state._incoming is None:
+            return self._play_out_plain(state, rng.random, max_moves, branching)
         n = self.num_players
-        rand = rng.random
-        note = branching.append
-        pending = state.pending
         moves = 0
         while not state.ended_by and moves < max_moves:
             moves += 1
-            if state._deciding:  # as _apply_shows, the draw as in random_action
-                for p in range(n):
-                    mine = pending[p]
-                    if not mine:
-                        note(1)
-                        continue
-                    note(2)
-                    a = mine.pop(0)
-                    if rand() >= 0.5:
-                        state._lay_down(p, a)
-                state._deciding = any(pending)
-                state._check_end(on_show=True)
-            elif fast:
-                state._random_turn(rand, note)
-            else:
-                joint = []
-                for p in range(n):
-                    note(state.num_legal_actions(p))
-                    joint.append(cast(Pass, self.random_action(state, p, rng)))
-                state._trusted = None
-                state._apply_passes(joint)
+            if state._deciding:
+                state._random_shows(rng.random, branching)
+                continue
+            joint = []
+            for p in range(n):
+                branching.append(state.num_legal_actions(p))
+                joint.append(cast(Pass, self.random_action(state, p, rng)))
+            state._trusted = None
+            state._apply_passes(joint)
         return moves
 
-    def _random_play(self, hand: list[int], plays: int, rand: Callable[[], float], tries: int = 4) -> int:
+    def _play_out_plain(self, state: DotcombustState, rand: Callable[[], float], max_moves: int,
+                        branching: list[int]) -> int:
+        """random_playout under the plain rules without tagback bans: a pass turn drawn as
+        random_action draws it (one player after the other, from the hand before the turn) and
+        resolved as _apply_passes resolves it. Every hand holds 2 cards or more (or the game is
+        over), so everyone passes, and each player answers the one pass it gets."""
+        n = self.num_players
+        hands, sizes, weights = state.hands, state.hand_sizes, state.weights
+        asset_sizes, weight, span = self.asset_sizes, self._weight, self._span
+        limit = self.turn_limit
+        moves = 0
+        while not state.ended_by and moves < max_moves:
+            moves += 1
+            if state._deciding:
+                state._random_shows(rand, branching)
+                continue
+            whole: list[tuple[int, int]] = []
+            plays = []
+            branching += weights  # each player's plays, before any pass leaves
+            for p in range(n):  # draw, and the pass leaves the hand
+                hand = hands[p]
+                count = weights[p]
+                u = int(rand() * span)
+                if u & 3 >= weight[hand[u >> 2]]:  # the first try, inline: it mostly hits
+                    for _ in range(3):
+                        u = int(rand() * span)
+                        if u & 3 < weight[hand[u >> 2]]:
+                            break
+                    else:
+                        u = self._counted_play(hand, count, rand)
+                plays.append(u)
+                a = u >> 2
+                k = (u >> 1 & 1) + 1
+                held = hand[a]
+                if held == asset_sizes[a]:
+                    whole.append((p, a))
+                hand[a] = held - k
+                sizes[p] -= k
+                weights[p] = count + weight[held - k] - weight[held]
+            arriving: list[tuple[int, int, int]] = []
+            q = 1 + state.turn % (n - 1)
+            for p, u in enumerate(plays):  # each receiver answers the one pass it gets
+                if q == n:
+                    q = 0
+                a = u >> 2
+                hand = hands[q]
+                held = hand[a]
+                if held:  # pass back the card(s) plus one part, or all parts
+                    give = held if u & 2 else 1
+                    hand[a] = held - give
+                    sizes[q] -= give
+                    weights[q] += weight[held - give] - weight[held]
+                    arriving.append((p, a, (u >> 1 & 1) + 1 + give))
+                elif u & 1:  # face up: one comes back; of two, the receiver keeps one
+                    arriving.append((p, a, 1))
+                    if u & 2:
+                        arriving.append((q, a, 1))
+                else:  # face down: the receiver keeps them all
+                    arriving.append((q, a, (u >> 1 & 1) + 1))
+                q += 1
+            state.passes += n
+            state._arrive(arriving, whole)
+            state.turn += 1
+            if min(sizes) <= 1 or (limit and state.turn >= limit):  # as _check_end asks
+                state._check_end()
+        return moves
+
+    def _random_play(self, hand: list[int], plays: int, rand: Callable[[], float]) -> int:
         """A play of ``hand`` (which opens ``plays`` plays), uniformly, as its index in ``_flat``:
-        ``tries`` draws from the whole deck's plays, then one counted through the hand's."""
+        four draws from the whole deck's plays, then one counted through the hand's."""
         weight, span = self._weight, self._span
-        for _ in range(tries):  # each try is uniform over the hand's plays when it hits one
+        for _ in range(4):  # each try is uniform over the hand's plays when it hits one
             u = int(rand() * span)
             if u & 3 < weight[hand[u >> 2]]:
                 return u
+        return self._counted_play(hand, plays, rand)
+
+    def _counted_play(self, hand: list[int], plays: int, rand: Callable[[], float]) -> int:
+        weight = self._weight
         r = int(rand() * plays)
         for a, c in enumerate(hand):
             w = weight[c]
@@ -792,63 +849,12 @@ class DotcombustState(State):
         if self._log is not None:
             self._log.append((offset, action, arriving, gifts))
         self._arrive(arriving, whole)
-
-    def _random_turn(self, rand: Callable[[], float], note: Callable[[int], None]) -> None:
-        """A turn of uniformly random passes under the plain rules without tagback bans, each
-        player's number of plays noted: drawn as random_action draws them (one player after the
-        other, from the hand before the turn), resolved as _apply_passes resolves them. Every
-        hand holds 2 cards or more (or the game is over), so everyone passes."""
-        game = self.game
-        n = game.num_players
-        hands, sizes, weights = self.hands, self.hand_sizes, self.weights
-        asset_sizes, weight, span = game.asset_sizes, game._weight, game._span
-        whole: list[tuple[int, int]] = []
-        plays = []
-        for p in range(n):  # draw, and the pass leaves the hand
-            hand = hands[p]
-            count = weights[p]
-            note(count)
-            u = int(rand() * span)
-            if u & 3 >= weight[hand[u >> 2]]:  # the first try, inline: it mostly hits
-                u = game._random_play(hand, count, rand, 3)
-            plays.append(u)
-            a = u >> 2
-            k = (u >> 1 & 1) + 1
-            held = hand[a]
-            if held == asset_sizes[a]:
-                whole.append((p, a))
-            hand[a] = held - k
-            sizes[p] -= k
-            weights[p] = count + weight[held - k] - weight[held]
-        offset = 1 + self.turn % (n - 1)
-        arriving: list[tuple[int, int, int]] = []
-        q = offset
-        for p, u in enumerate(plays):  # each receiver answers the one pass it gets
-            if q == n:
-                q = 0
-            a = u >> 2
-            hand = hands[q]
-            held = hand[a]
-            if held:  # pass back the card(s) plus one part, or all parts
-                give = held if u & 2 else 1
-                hand[a] = held - give
-                sizes[q] -= give
-                weights[q] += weight[held - give] - weight[held]
-                arriving.append((p, a, (u >> 1 & 1) + 1 + give))
-            elif u & 1:  # face up: one comes back; of two, the receiver keeps one
-                arriving.append((p, a, 1))
-                if u & 2:
-                    arriving.append((q, a, 1))
-            else:  # face down: the receiver keeps them all
-                arriving.append((q, a, (u >> 1 & 1) + 1))
-            q += 1
-        self.passes += n
-        self._arrive(arriving, whole)
+        self.turn += 1
+        self._check_end()
 
     def _arrive(self, arriving: list[tuple[int, int, int]], whole: list[tuple[int, int]]) -> None:
         """The cards of a turn's answers join the hands (``arriving``: player, asset, cards); an
-        asset complete now is a new completion unless its holder held it whole before (``whole``).
-        The turn is over."""
+        asset complete now is a new completion unless its holder held it whole before (``whole``)."""
         hands, sizes, weights = self.hands, self.hand_sizes, self.weights
         asset_sizes, weight = self.game.asset_sizes, self.game._weight
         completed = False
@@ -868,8 +874,19 @@ class DotcombustState(State):
                     pending[p].sort()
                     self.last_completion = self.turn
                     self._deciding = True
-        self.turn += 1
-        self._check_end()
+
+    def _random_shows(self, rand: Callable[[], float], branching: list[int]) -> None:
+        """A show-or-keep decision at random for everyone, each player's number of plays noted in
+        ``branching``: drawn as random_action draws it, resolved as _apply_shows resolves it."""
+        branching += [2 if mine else 1 for mine in self.pending]
+        for p, mine in enumerate(self.pending):
+            if not mine:
+                continue
+            a = mine.pop(0)
+            if rand() >= 0.5:
+                self._lay_down(p, a)
+        self._deciding = any(self.pending)
+        self._check_end(on_show=True)
 
     def _apply_shows(self, action: Sequence[Show]) -> None:
         """Each player with a just-completed asset shows it (it scores now) or keeps it."""
