@@ -221,6 +221,8 @@ class DotcombustGame(Game["DotcombustState"]):
         self._weight = (0, 2) + (4,) * max(self.asset_sizes)
         self._flat = [play for a in range(count) for play in self._one[a] + self._two[a]]
         self._span = len(self._flat)
+        # a play of the whole deck is drawn as bits (cheaper than a float), redrawn past the end
+        self._bits = (self._span - 1).bit_length()
         self._shows = [(Show(a, True), Show(a, False)) for a in range(count)]
         # under these options a pass is any play of the hand (bans are looked at per pair)
         self._plain = not (self.bitter_end or self.both_barrels)
@@ -254,9 +256,9 @@ class DotcombustGame(Game["DotcombustState"]):
         play: Pass | Show
         if state._deciding:
             pending = state.pending[player]
-            play = self._shows[pending[0]][rng.random() < 0.5] if pending else NOTHING_TO_SHOW
+            play = self._shows[pending[0]][rng.getrandbits(1)] if pending else NOTHING_TO_SHOW
         elif self._plain and not (state.bans and state.bans[player * self.num_players + state.opponent(player)]):
-            play = self._flat[self._random_play(state.hands[player], state.weights[player], rng.random)]
+            play = self._flat[self._random_play(state.hands[player], state.weights[player], rng)]
         else:
             legal = state.legal_passes(player)
             play = legal[int(rng.random() * len(legal))]
@@ -280,13 +282,13 @@ class DotcombustGame(Game["DotcombustState"]):
         state._log = state._known = None
         state._trusted = None
         if self._plain and state.bans is None and state._incoming is None:
-            return self._play_out_plain(state, rng.random, max_moves, branching)
+            return self._play_out_plain(state, rng, max_moves, branching)
         n = self.num_players
         moves = 0
         while not state.ended_by and moves < max_moves:
             moves += 1
             if state._deciding:
-                state._random_shows(rng.random, branching)
+                state._random_shows(rng.getrandbits, branching)
                 continue
             joint = []
             for p in range(n):
@@ -296,7 +298,7 @@ class DotcombustGame(Game["DotcombustState"]):
             state._apply_passes(joint)
         return moves
 
-    def _play_out_plain(self, state: DotcombustState, rand: Callable[[], float], max_moves: int,
+    def _play_out_plain(self, state: DotcombustState, rng: random.Random, max_moves: int,
                         branching: list[int]) -> int:
         """random_playout under the plain rules without tagback bans: a pass turn drawn as
         random_action draws it (one player after the other, from the hand before the turn) and
@@ -304,13 +306,14 @@ class DotcombustGame(Game["DotcombustState"]):
         over), so everyone passes, and each player answers the one pass it gets."""
         n = self.num_players
         hands, sizes, weights = state.hands, state.hand_sizes, state.weights
-        asset_sizes, weight, span = self.asset_sizes, self._weight, self._span
+        asset_sizes, weight, span, bits = self.asset_sizes, self._weight, self._span, self._bits
+        draw = rng.getrandbits
         limit = self.turn_limit
         moves = 0
         while not state.ended_by and moves < max_moves:
             moves += 1
             if state._deciding:
-                state._random_shows(rand, branching)
+                state._random_shows(draw, branching)
                 continue
             whole: list[tuple[int, int]] = []
             plays = []
@@ -318,14 +321,14 @@ class DotcombustGame(Game["DotcombustState"]):
             for p in range(n):  # draw, and the pass leaves the hand
                 hand = hands[p]
                 count = weights[p]
-                u = int(rand() * span)
-                if u & 3 >= weight[hand[u >> 2]]:  # the first try, inline: it mostly hits
+                u = draw(bits)
+                if u >= span or u & 3 >= weight[hand[u >> 2]]:  # the first try, inline: it mostly hits
                     for _ in range(3):
-                        u = int(rand() * span)
-                        if u & 3 < weight[hand[u >> 2]]:
+                        u = draw(bits)
+                        if u < span and u & 3 < weight[hand[u >> 2]]:
                             break
                     else:
-                        u = self._counted_play(hand, count, rand)
+                        u = self._counted_play(hand, count, rng)
                 plays.append(u)
                 a = u >> 2
                 k = (u >> 1 & 1) + 1
@@ -363,19 +366,19 @@ class DotcombustGame(Game["DotcombustState"]):
                 state._check_end()
         return moves
 
-    def _random_play(self, hand: list[int], plays: int, rand: Callable[[], float]) -> int:
+    def _random_play(self, hand: list[int], plays: int, rng: random.Random) -> int:
         """A play of ``hand`` (which opens ``plays`` plays), uniformly, as its index in ``_flat``:
         four draws from the whole deck's plays, then one counted through the hand's."""
-        weight, span = self._weight, self._span
+        weight, span, bits, draw = self._weight, self._span, self._bits, rng.getrandbits
         for _ in range(4):  # each try is uniform over the hand's plays when it hits one
-            u = int(rand() * span)
-            if u & 3 < weight[hand[u >> 2]]:
+            u = draw(bits)
+            if u < span and u & 3 < weight[hand[u >> 2]]:
                 return u
-        return self._counted_play(hand, plays, rand)
+        return self._counted_play(hand, plays, rng)
 
-    def _counted_play(self, hand: list[int], plays: int, rand: Callable[[], float]) -> int:
+    def _counted_play(self, hand: list[int], plays: int, rng: random.Random) -> int:
         weight = self._weight
-        r = int(rand() * plays)
+        r = int(rng.random() * plays)
         for a, c in enumerate(hand):
             w = weight[c]
             if r < w:
@@ -875,7 +878,7 @@ class DotcombustState(State):
                     self.last_completion = self.turn
                     self._deciding = True
 
-    def _random_shows(self, rand: Callable[[], float], branching: list[int]) -> None:
+    def _random_shows(self, draw: Callable[[int], int], branching: list[int]) -> None:
         """A show-or-keep decision at random for everyone, each player's number of plays noted in
         ``branching``: drawn as random_action draws it, resolved as _apply_shows resolves it."""
         branching += [2 if mine else 1 for mine in self.pending]
@@ -883,7 +886,7 @@ class DotcombustState(State):
             if not mine:
                 continue
             a = mine.pop(0)
-            if rand() >= 0.5:
+            if not draw(1):  # random_action: Show(a, True) at 0
                 self._lay_down(p, a)
         self._deciding = any(self.pending)
         self._check_end(on_show=True)
