@@ -246,10 +246,9 @@ class DotcombustGame(Game["DotcombustState"]):
     def random_action(self, state: DotcombustState, player: int, rng: random.Random) -> Pass | Show:
         """A play drawn uniformly from ``state.legal_actions(player)``, mostly without listing them.
 
-        A pass under the plain rules: a play of the whole deck drawn at random is tried a few
-        times (it counts if the hand opens it), then the hand's plays are counted through; either
-        way every legal play has the same chance. The play is noted on the state, so
-        ``apply_action`` need not check it again.
+        A pass under the plain rules: plays of the whole deck are drawn at random until one is
+        open to the hand (``_random_play``), so every legal play has the same chance. The play is
+        noted on the state, so ``apply_action`` need not check it again.
         """
         if state.ended_by:
             raise IllegalAction("the game is over")
@@ -258,7 +257,7 @@ class DotcombustGame(Game["DotcombustState"]):
             pending = state.pending[player]
             play = self._shows[pending[0]][rng.getrandbits(1)] if pending else NOTHING_TO_SHOW
         elif self._plain and not (state.bans and state.bans[player * self.num_players + state.opponent(player)]):
-            play = self._flat[self._random_play(state.hands[player], state.weights[player], rng)]
+            play = self._flat[self._random_play(state.hands[player], rng)]
         else:
             legal = state.legal_passes(player)
             play = legal[int(rng.random() * len(legal))]
@@ -320,15 +319,9 @@ class DotcombustGame(Game["DotcombustState"]):
             branching += weights  # each player's plays, before any pass leaves
             for p in range(n):  # draw, and the pass leaves the hand
                 hand = hands[p]
-                count = weights[p]
                 u = draw(bits)
-                if u >= span or u & 3 >= weight[hand[u >> 2]]:  # the first try, inline: it mostly hits
-                    for _ in range(3):
-                        u = draw(bits)
-                        if u < span and u & 3 < weight[hand[u >> 2]]:
-                            break
-                    else:
-                        u = self._counted_play(hand, count, rng)
+                while u >= span or u & 3 >= weight[hand[u >> 2]]:  # as in _random_play
+                    u = draw(bits)
                 plays.append(u)
                 a = u >> 2
                 k = (u >> 1 & 1) + 1
@@ -337,7 +330,7 @@ class DotcombustGame(Game["DotcombustState"]):
                     whole.append((p, a))
                 hand[a] = held - k
                 sizes[p] -= k
-                weights[p] = count + weight[held - k] - weight[held]
+                weights[p] += weight[held - k] - weight[held]
             arriving: list[tuple[int, int, int]] = []
             q = 1 + state.turn % (n - 1)
             for p, u in enumerate(plays):  # each receiver answers the one pass it gets
@@ -366,25 +359,15 @@ class DotcombustGame(Game["DotcombustState"]):
                 state._check_end()
         return moves
 
-    def _random_play(self, hand: list[int], plays: int, rng: random.Random) -> int:
-        """A play of ``hand`` (which opens ``plays`` plays), uniformly, as its index in ``_flat``:
-        four draws from the whole deck's plays, then one counted through the hand's."""
+    def _random_play(self, hand: list[int], rng: random.Random) -> int:
+        """A play of ``hand`` drawn uniformly, as its index in ``_flat``: plays of the whole deck
+        are drawn until one is the hand's. A hand under the plain rules holds 2 cards or more
+        (or the game is over), so it opens 4 plays or more and the drawing ends."""
         weight, span, bits, draw = self._weight, self._span, self._bits, rng.getrandbits
-        for _ in range(4):  # each try is uniform over the hand's plays when it hits one
+        u = draw(bits)
+        while u >= span or u & 3 >= weight[hand[u >> 2]]:
             u = draw(bits)
-            if u < span and u & 3 < weight[hand[u >> 2]]:
-                return u
-        return self._counted_play(hand, plays, rng)
-
-    def _counted_play(self, hand: list[int], plays: int, rng: random.Random) -> int:
-        weight = self._weight
-        r = int(rng.random() * plays)
-        for a, c in enumerate(hand):
-            w = weight[c]
-            if r < w:
-                return 4 * a + r
-            r -= w
-        raise AssertionError("a hand's count of plays is out of date")
+        return u
 
     def state_from_hands(self, hands: Sequence[Mapping[str, int] | Sequence[int]],
                          turn: int = 0) -> DotcombustState:
