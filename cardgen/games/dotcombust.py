@@ -243,6 +243,12 @@ class DotcombustGame(Game["DotcombustState"]):
                 hand[a] += 1
         return DotcombustState(self, hands)
 
+    def _plays_of(self, hand: list[int]) -> int:
+        """How many passes ``hand`` opens under the plain rules: ``sum(_weight[c] for c in hand)``,
+        counted faster: 2 for each asset held, 2 more for each held twice or more."""
+        held = len(hand) - hand.count(0)
+        return 4 * held - 2 * hand.count(1)
+
     def random_action(self, state: DotcombustState, player: int, rng: random.Random) -> Pass | Show:
         """A play drawn uniformly from ``state.legal_actions(player)``, mostly without listing them.
 
@@ -637,8 +643,7 @@ class DotcombustState(State):
         self._log: list[tuple] | None = []
         self._known: list[dict[int, int]] | None = None
         # plays of each hand under the plain rules (see DotcombustGame._weight)
-        weight = game._weight
-        self.weights = [sum(weight[c] for c in hand) for hand in hands]
+        self.weights = [game._plays_of(hand) for hand in hands]
         # the plays random_action handed out on this position, which apply_action trusts
         self._trusted: list[Any] | None = None
         # in a determinization, what each player could expect to score where the search began
@@ -904,7 +909,7 @@ class DotcombustState(State):
     def cards_held(self) -> list[list[str]]:
         """Per player, the asset name of each part in hand, once per part (kept assets too)."""
         names = self.game.asset_names
-        return [[names[a] for a, c in enumerate(hand) for _ in range(c)] for hand in self.hands]
+        return [[name for name, c in zip(names, hand) if c for _ in range(c)] for hand in self.hands]
 
     def clone(self) -> DotcombustState:
         other = self._copy()
@@ -956,7 +961,6 @@ class DotcombustState(State):
         game = self.game
         n = game.num_players
         sizes = game.asset_sizes
-        weight = game._weight
         known = self.known_parts
         other = self._copy()
         count = len(sizes)
@@ -988,7 +992,7 @@ class DotcombustState(State):
                 hand[a] += 1
             start += free
             other.hands[q] = hand
-            other.weights[q] = sum(weight[c] for c in hand)
+            other.weights[q] = game._plays_of(hand)
         if other.bans is not None:
             for q in range(n):
                 for r in range(n):
