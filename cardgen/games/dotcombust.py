@@ -200,6 +200,8 @@ class DotcombustGame(Game["DotcombustState"]):
         if any(s < 2 for s in self.asset_sizes):
             raise CardgenError("dotcombust: every asset needs 2 or more parts")
         self.total_cards = sum(self.asset_sizes)
+        #: (size, assets of that size), by size: what metrics counts completions against
+        self._dealt_by_size = sorted(Counter(self.asset_sizes).items())
         if self.total_cards < 2 * self.num_players:
             raise CardgenError(
                 f"dotcombust: {self.total_cards} cards cannot give {self.num_players} "
@@ -526,16 +528,15 @@ class DotcombustGame(Game["DotcombustState"]):
     def metrics(self, state: DotcombustState) -> dict[str, Any]:
         """Points, spread, assets completed per size, kept to the end, passes, how it ended."""
         points = list(state.points)
-        by_size: dict[int, list[int]] = {}
-        for s in self.asset_sizes:
-            by_size.setdefault(s, [0, 0])[1] += 1
+        sizes = self.asset_sizes
+        done = dict.fromkeys(sizes, 0)
         for shown in state.shown:
             for a in shown:
-                by_size[self.asset_sizes[a]][0] += 1
+                done[sizes[a]] += 1
         return {
             "points": points,
             "spread": max(points) - min(points),
-            "completed_by_size": {s: tuple(v) for s, v in sorted(by_size.items())},
+            "completed_by_size": {s: (done[s], dealt) for s, dealt in self._dealt_by_size},
             "completed": sum(len(shown) for shown in state.shown),
             "kept_to_end": sum(state.kept_to_end),
             "passes": state.passes,
