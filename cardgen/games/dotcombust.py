@@ -245,12 +245,6 @@ class DotcombustGame(Game["DotcombustState"]):
                 hand[a] += 1
         return DotcombustState(self, hands)
 
-    def _plays_of(self, hand: list[int]) -> int:
-        """How many passes ``hand`` opens under the plain rules: ``sum(_weight[c] for c in hand)``,
-        counted faster: 2 for each asset held, 2 more for each held twice or more."""
-        held = len(hand) - hand.count(0)
-        return 4 * held - 2 * hand.count(1)
-
     def random_action(self, state: DotcombustState, player: int, rng: random.Random) -> Pass | Show:
         """A play drawn uniformly from ``state.legal_actions(player)``, mostly without listing them.
 
@@ -376,6 +370,12 @@ class DotcombustGame(Game["DotcombustState"]):
         while u >= span or u & 3 >= weight[hand[u >> 2]]:
             u = draw(bits)
         return u
+
+    def _plays_of(self, hand: list[int]) -> int:
+        """How many passes ``hand`` opens under the plain rules: ``sum(_weight[c] for c in hand)``,
+        counted faster: 2 for each asset held, 2 more for each held twice or more."""
+        held = len(hand) - hand.count(0)
+        return 4 * held - 2 * hand.count(1)
 
     def state_from_hands(self, hands: Sequence[Mapping[str, int] | Sequence[int]],
                          turn: int = 0) -> DotcombustState:
