@@ -42,12 +42,13 @@ def test_a_random_play_is_always_legal(options):
             assert game.random_action(state, p, rng) in state.legal_actions(p)
 
 
-@pytest.mark.parametrize("options", [{}, {"both_barrels": True}])
-def test_random_plays_are_uniform_over_exactly_the_legal_plays(options):
+# a smaller deck's plays are drawn as more bits than it has plays: the draws past them are redrawn
+@pytest.mark.parametrize(("options", "games"), [({}, 3), ({"both_barrels": True}, 3), ({"assets": 5}, 8)])
+def test_random_plays_are_uniform_over_exactly_the_legal_plays(options, games):
     game = DotcombustGame(4, options=options)
     rng = random.Random(7)
     tested = 0
-    for i, state in enumerate(positions(game, 3)):
+    for i, state in enumerate(positions(game, games)):
         if i % 9:
             continue
         for p in range(4):
@@ -280,3 +281,17 @@ def test_a_search_position_is_played_out_with_what_answering_passes_cost():
     while not twin.is_terminal():
         twin.apply_action(tuple(game.random_action(twin, p, twin_rng) for p in range(4)))
     assert det._incoming == twin._incoming and det.points == twin.points
+
+
+def test_a_playout_is_the_same_game_from_the_same_seed_and_another_from_another():
+    game = DotcombustGame(4)
+
+    def play(seed: int):
+        rng = random.Random(seed)
+        state = game.new_initial_state(rng)
+        branching: list[int] = []
+        length = game.random_playout(state, rng, DEFAULT_MAX_MOVES, branching)
+        return length, branching, game.metrics(state), state.cards_held()
+
+    assert play(11) == play(11)
+    assert play(11) != play(12)
