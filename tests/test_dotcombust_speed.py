@@ -8,6 +8,7 @@ import pytest
 
 from cardgen.games.base import IllegalAction
 from cardgen.games.dotcombust import DotcombustGame, Pass
+from cardgen.playtest import DEFAULT_MAX_MOVES, _play_out, play_game
 
 OPTION_SETS = [{}, {"no_tagbacks": True}, {"both_barrels": True}, {"bitter_end": True},
                {"no_tagbacks": True, "both_barrels": True, "bitter_end": True}, {"assets": 5}]
@@ -41,12 +42,13 @@ def test_a_random_play_is_always_legal(options):
             assert game.random_action(state, p, rng) in state.legal_actions(p)
 
 
-@pytest.mark.parametrize("options", [{}, {"both_barrels": True}])
-def test_random_plays_are_uniform_over_exactly_the_legal_plays(options):
+# a smaller deck's plays are drawn as more bits than it has plays: the draws past them are redrawn
+@pytest.mark.parametrize(("options", "games"), [({}, 3), ({"both_barrels": True}, 3), ({"assets": 5}, 8)])
+def test_random_plays_are_uniform_over_exactly_the_legal_plays(options, games):
     game = DotcombustGame(4, options=options)
     rng = random.Random(7)
     tested = 0
-    for i, state in enumerate(positions(game, 3)):
+    for i, state in enumerate(positions(game, games)):
         if i % 9:
             continue
         for p in range(4):
@@ -187,3 +189,109 @@ def test_what_answering_a_pass_cost_is_kept_apart_in_a_search():
         return 0.5 * (size - 1) * (count / size) ** 2
 
     assert det._incoming == pytest.approx([0.0, progress(1), progress(0) - progress(1)])
+
+
+# --- a random game played out whole (random_playout) -------------------------------
+
+def test_a_game_played_out_whole_is_the_runners_game_from_the_same_seed():
+    """The playout draws as random_action draws, so the runner's records do not depend on it."""
+    for options in OPTION_SETS + [{"turn_limit": 12}]:
+        for players in (3, 4, 7):
+            game = DotcombustGame(players, options=options)
+            for index in range(15):
+                whole = play_game(game, index, 3, ["random"] * players)
+                rng = random.Random(f"cardgen-playtest:3:{index}")
+                state = game.new_initial_state(rng)
+                branching: list[int] = []
+                length = _play_out(game, state, ["random"] * players, rng, DEFAULT_MAX_MOVES, branching)
+                assert (whole.length, whole.branching, whole.winners, whole.metrics, whole.played,
+                        whole.held) == (length, branching, state.winners(), game.metrics(state),
+                                        state.cards_played(), state.cards_held())
+
+
+def played_out_move_by_move(game: DotcombustGame, seed: int):
+    """Pairs of states after each move: one played out a move at a time, one by the checked verbs
+    with the same draws; and each move's noted counts of plays."""
+    out_rng, step_rng = random.Random(seed), random.Random(seed)
+    out, step = game.new_initial_state(out_rng), game.new_initial_state(step_rng)
+    while not step.is_terminal():
+        noted: list[int] = []
+        assert game.random_playout(out, out_rng, 1, noted) == 1
+        joint = tuple(game.random_action(step, p, step_rng) for p in range(game.num_players))
+        counts = [len(step.legal_actions(p)) for p in range(game.num_players)]
+        step._trusted = None  # check every play again
+        step.apply_action(joint)
+        yield out, step, noted, counts
+    after_the_end: list[int] = []
+    assert out.is_terminal() and game.random_playout(out, out_rng, 5, after_the_end) == 0
+    assert not after_the_end
+
+
+@pytest.mark.parametrize("options", OPTION_SETS)
+def test_every_move_of_a_playout_is_a_legal_move_and_notes_the_legal_plays(options):
+    for players in (3, 4, 6):
+        game = DotcombustGame(players, options=options)
+        for seed in range(4):
+            for out, step, noted, counts in played_out_move_by_move(game, seed):
+                assert noted == counts
+                for name in ("hands", "hand_sizes", "weights", "points", "shown", "pending", "turn",
+                             "passes", "bans", "kept_to_end", "ended_by", "ended_on_show",
+                             "last_completion", "_deciding"):
+                    assert getattr(out, name) == getattr(step, name), name
+            assert step.returns() == out.returns() and game.metrics(step) == game.metrics(out)
+
+
+def test_a_playout_stops_after_max_moves_and_plays_on_from_there():
+    game = DotcombustGame(4)
+    whole_rng, cut_rng = random.Random(9), random.Random(9)
+    whole, cut = game.new_initial_state(whole_rng), game.new_initial_state(cut_rng)
+    noted: list[int] = []
+    length = game.random_playout(whole, whole_rng, DEFAULT_MAX_MOVES, noted)
+    assert whole.is_terminal() and length > 20 and len(noted) == 4 * length
+    first: list[int] = []
+    assert game.random_playout(cut, cut_rng, 20, first) == 20
+    assert not cut.is_terminal() and first == noted[:80]
+    rest: list[int] = []
+    assert game.random_playout(cut, cut_rng, DEFAULT_MAX_MOVES, rest) == length - 20
+    assert first + rest == noted and cut.points == whole.points and cut.hands == whole.hands
+    assert play_game(game, 0, 1, ["random"] * 4, max_moves=3).timeout
+
+
+def test_a_played_out_game_keeps_every_card_and_knows_it_tracked_nothing():
+    game = DotcombustGame(5)
+    for seed in range(20):
+        rng = random.Random(seed)
+        state = game.new_initial_state(rng)
+        game.random_playout(state, rng, DEFAULT_MAX_MOVES, [])
+        for a, size in enumerate(game.asset_sizes):
+            assert sum(h[a] for h in state.hands) + sum(size for s in state.shown if a in s) == size
+        assert state.hand_sizes == [sum(h) for h in state.hands]
+        assert state.known_parts is None
+
+
+def test_a_search_position_is_played_out_with_what_answering_passes_cost():
+    game = DotcombustGame(4)
+    rng = random.Random(4)
+    state = game.new_initial_state(rng)
+    game.random_playout(state, rng, 10, [])
+    det = state.determinize(1, rng)
+    twin = det.clone()
+    game.random_playout(det, random.Random(1), DEFAULT_MAX_MOVES, [])
+    twin_rng = random.Random(1)
+    while not twin.is_terminal():
+        twin.apply_action(tuple(game.random_action(twin, p, twin_rng) for p in range(4)))
+    assert det._incoming == twin._incoming and det.points == twin.points
+
+
+def test_a_playout_is_the_same_game_from_the_same_seed_and_another_from_another():
+    game = DotcombustGame(4)
+
+    def play(seed: int):
+        rng = random.Random(seed)
+        state = game.new_initial_state(rng)
+        branching: list[int] = []
+        length = game.random_playout(state, rng, DEFAULT_MAX_MOVES, branching)
+        return length, branching, game.metrics(state), state.cards_held()
+
+    assert play(11) == play(11)
+    assert play(11) != play(12)

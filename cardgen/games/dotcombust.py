@@ -27,7 +27,7 @@ import functools
 import math
 import random
 from collections import Counter
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any, NamedTuple, cast
 
 from ..errors import CardgenError
@@ -200,6 +200,8 @@ class DotcombustGame(Game["DotcombustState"]):
         if any(s < 2 for s in self.asset_sizes):
             raise CardgenError("dotcombust: every asset needs 2 or more parts")
         self.total_cards = sum(self.asset_sizes)
+        #: (size, assets of that size), by size: what metrics counts completions against
+        self._dealt_by_size = sorted(Counter(self.asset_sizes).items())
         if self.total_cards < 2 * self.num_players:
             raise CardgenError(
                 f"dotcombust: {self.total_cards} cards cannot give {self.num_players} "
@@ -214,12 +216,15 @@ class DotcombustGame(Game["DotcombustState"]):
         self._two = [(Pass((a, a), False), Pass((a, a), True)) for a in range(count)]
         self._barrels = {(a, b): Pass((a, b), False)
                          for a in range(count) for b in range(a + 1, count)}
-        # an asset's plays in legal order (1 down, 1 up, 2 down, 2 up); holding c parts of it
-        # opens the first _weight[c] of them, so a hand's number of plays is a sum kept as it changes
-        self._plays_of = [self._one[a] + self._two[a] for a in range(count)]
+        # an asset's plays in legal order (1 down, 1 up, 2 down, 2 up), asset a's at 4a..4a+3 of
+        # _flat: the play at u is asset u >> 2, u >> 1 & 1 cards more than one, face up if u & 1.
+        # Holding c parts opens the first _weight[c] of them, so a hand's number of plays is a sum
+        # kept as it changes
         self._weight = (0, 2) + (4,) * max(self.asset_sizes)
-        self._flat = [play for plays in self._plays_of for play in plays]
+        self._flat = [play for a in range(count) for play in self._one[a] + self._two[a]]
         self._span = len(self._flat)
+        # a play of the whole deck is drawn as bits (cheaper than a float), redrawn past the end
+        self._bits = (self._span - 1).bit_length()
         self._shows = [(Show(a, True), Show(a, False)) for a in range(count)]
         # under these options a pass is any play of the hand (bans are looked at per pair)
         self._plain = not (self.bitter_end or self.both_barrels)
@@ -243,24 +248,18 @@ class DotcombustGame(Game["DotcombustState"]):
     def random_action(self, state: DotcombustState, player: int, rng: random.Random) -> Pass | Show:
         """A play drawn uniformly from ``state.legal_actions(player)``, mostly without listing them.
 
-        A pass under the plain rules: an asset drawn at random is tried a few times (a play of
-        it drawn uniformly, or none if it does not open that one), then the hand's plays are
-        counted through; either way every legal play has the same chance. The play is noted on
-        the state, so ``apply_action`` need not check it again.
+        A pass under the plain rules: plays of the whole deck are drawn at random until one is
+        open to the hand (``_random_play``), so every legal play has the same chance. The play is
+        noted on the state, so ``apply_action`` need not check it again.
         """
         if state.ended_by:
             raise IllegalAction("the game is over")
         play: Pass | Show
         if state._deciding:
             pending = state.pending[player]
-            play = self._shows[pending[0]][rng.random() < 0.5] if pending else NOTHING_TO_SHOW
+            play = self._shows[pending[0]][rng.getrandbits(1)] if pending else NOTHING_TO_SHOW
         elif self._plain and not (state.bans and state.bans[player * self.num_players + state.opponent(player)]):
-            hand = state.hands[player]
-            u = int(rng.random() * self._span)
-            if u & 3 < self._weight[hand[u >> 2]]:  # the first try, inline: it mostly hits
-                play = self._flat[u]
-            else:
-                play = self._random_pass(hand, state.weights[player], rng)
+            play = self._flat[self._random_play(state.hands[player], rng)]
         else:
             legal = state.legal_passes(player)
             play = legal[int(rng.random() * len(legal))]
@@ -270,20 +269,113 @@ class DotcombustGame(Game["DotcombustState"]):
         trusted[player] = play
         return play
 
-    def _random_pass(self, hand: list[int], plays: int, rng: random.Random) -> Pass:
-        weight, plays_of, rand = self._weight, self._plays_of, rng.random
-        span = self._span
-        for _ in range(3):  # each try is uniform over the hand's plays when it hits one
-            u = int(rand() * span)
-            if u & 3 < weight[hand[u >> 2]]:
-                return self._flat[u]
-        r = int(rand() * plays)
-        for a, c in enumerate(hand):
-            w = weight[c]
-            if r < w:
-                return plays_of[a][r]
-            r -= w
-        raise AssertionError("a hand's count of plays is out of date")
+    def random_playout(self, state: DotcombustState, rng: random.Random, max_moves: int,
+                       branching: list[int]) -> int:
+        """Everyone plays at random until the game ends or ``max_moves`` moves are made; returns
+        the moves made, each decision's number of plays per player noted in ``branching``.
+
+        The same draws as the runner's turns of ``random_action``, so the same game from the same
+        rng, without checking its own plays or listing them. Under the plain rules without tagback
+        bans a pass turn is drawn and resolved in one loop (``_play_out_plain``); under the other
+        options it goes through random_action and the turn's resolution. The state tracks what the
+        players know no longer (``known_parts`` None): a game played out is not searched.
+        """
+        state._log = state._known = None
+        state._trusted = None
+        if self._plain and state.bans is None and state._incoming is None:
+            return self._play_out_plain(state, rng, max_moves, branching)
+        n = self.num_players
+        moves = 0
+        while not state.ended_by and moves < max_moves:
+            moves += 1
+            if state._deciding:
+                state._random_shows(rng.getrandbits, branching)
+                continue
+            joint = []
+            for p in range(n):
+                branching.append(state.num_legal_actions(p))
+                joint.append(cast(Pass, self.random_action(state, p, rng)))
+            state._trusted = None
+            state._apply_passes(joint)
+        return moves
+
+    def _play_out_plain(self, state: DotcombustState, rng: random.Random, max_moves: int,
+                        branching: list[int]) -> int:
+        """random_playout under the plain rules without tagback bans: a pass turn drawn as
+        random_action draws it (one player after the other, from the hand before the turn) and
+        resolved as _apply_passes resolves it. Every hand holds 2 cards or more (or the game is
+        over), so everyone passes, and each player answers the one pass it gets."""
+        n = self.num_players
+        hands, sizes, weights = state.hands, state.hand_sizes, state.weights
+        asset_sizes, weight, span, bits = self.asset_sizes, self._weight, self._span, self._bits
+        draw = rng.getrandbits
+        limit = self.turn_limit
+        moves = 0
+        while not state.ended_by and moves < max_moves:
+            moves += 1
+            if state._deciding:
+                state._random_shows(draw, branching)
+                continue
+            whole: list[tuple[int, int]] = []
+            plays = []
+            branching += weights  # each player's plays, before any pass leaves
+            for p in range(n):  # draw, and the pass leaves the hand
+                hand = hands[p]
+                u = draw(bits)
+                while u >= span or u & 3 >= weight[hand[u >> 2]]:  # as in _random_play
+                    u = draw(bits)
+                plays.append(u)
+                a = u >> 2
+                k = (u >> 1 & 1) + 1
+                held = hand[a]
+                if held == asset_sizes[a]:
+                    whole.append((p, a))
+                hand[a] = held - k
+                sizes[p] -= k
+                weights[p] += weight[held - k] - weight[held]
+            arriving: list[tuple[int, int, int]] = []
+            q = 1 + state.turn % (n - 1)
+            for p, u in enumerate(plays):  # each receiver answers the one pass it gets
+                if q == n:
+                    q = 0
+                a = u >> 2
+                hand = hands[q]
+                held = hand[a]
+                if held:  # pass back the card(s) plus one part, or all parts
+                    give = held if u & 2 else 1
+                    hand[a] = held - give
+                    sizes[q] -= give
+                    weights[q] += weight[held - give] - weight[held]
+                    arriving.append((p, a, (u >> 1 & 1) + 1 + give))
+                elif u & 1:  # face up: one comes back; of two, the receiver keeps one
+                    arriving.append((p, a, 1))
+                    if u & 2:
+                        arriving.append((q, a, 1))
+                else:  # face down: the receiver keeps them all
+                    arriving.append((q, a, (u >> 1 & 1) + 1))
+                q += 1
+            state.passes += n
+            state._arrive(arriving, whole)
+            state.turn += 1
+            if min(sizes) <= 1 or (limit and state.turn >= limit):  # as _check_end asks
+                state._check_end()
+        return moves
+
+    def _random_play(self, hand: list[int], rng: random.Random) -> int:
+        """A play of ``hand`` drawn uniformly, as its index in ``_flat``: plays of the whole deck
+        are drawn until one is the hand's. A hand under the plain rules holds 2 cards or more
+        (or the game is over), so it opens 4 plays or more and the drawing ends."""
+        weight, span, bits, draw = self._weight, self._span, self._bits, rng.getrandbits
+        u = draw(bits)
+        while u >= span or u & 3 >= weight[hand[u >> 2]]:
+            u = draw(bits)
+        return u
+
+    def _plays_of(self, hand: list[int]) -> int:
+        """How many passes ``hand`` opens under the plain rules: ``sum(_weight[c] for c in hand)``,
+        counted faster: 2 for each asset held, 2 more for each held twice or more."""
+        held = len(hand) - hand.count(0)
+        return 4 * held - 2 * hand.count(1)
 
     def state_from_hands(self, hands: Sequence[Mapping[str, int] | Sequence[int]],
                          turn: int = 0) -> DotcombustState:
@@ -436,16 +528,15 @@ class DotcombustGame(Game["DotcombustState"]):
     def metrics(self, state: DotcombustState) -> dict[str, Any]:
         """Points, spread, assets completed per size, kept to the end, passes, how it ended."""
         points = list(state.points)
-        by_size: dict[int, list[int]] = {}
-        for s in self.asset_sizes:
-            by_size.setdefault(s, [0, 0])[1] += 1
+        sizes = self.asset_sizes
+        done = dict.fromkeys(sizes, 0)
         for shown in state.shown:
             for a in shown:
-                by_size[self.asset_sizes[a]][0] += 1
+                done[sizes[a]] += 1
         return {
             "points": points,
             "spread": max(points) - min(points),
-            "completed_by_size": {s: tuple(v) for s, v in sorted(by_size.items())},
+            "completed_by_size": {s: (done[s], dealt) for s, dealt in self._dealt_by_size},
             "completed": sum(len(shown) for shown in state.shown),
             "kept_to_end": sum(state.kept_to_end),
             "passes": state.passes,
@@ -553,8 +644,7 @@ class DotcombustState(State):
         self._log: list[tuple] | None = []
         self._known: list[dict[int, int]] | None = None
         # plays of each hand under the plain rules (see DotcombustGame._weight)
-        weight = game._weight
-        self.weights = [sum(weight[c] for c in hand) for hand in hands]
+        self.weights = [game._plays_of(hand) for hand in hands]
         # the plays random_action handed out on this position, which apply_action trusts
         self._trusted: list[Any] | None = None
         # in a determinization, what each player could expect to score where the search began
@@ -748,6 +838,17 @@ class DotcombustState(State):
                         arriving.append((q, a, k))
                     if bans is not None and (k == 2 or not up):
                         bans[p * n + q] |= 1 << a
+        if self._log is not None:
+            self._log.append((offset, action, arriving, gifts))
+        self._arrive(arriving, whole)
+        self.turn += 1
+        self._check_end()
+
+    def _arrive(self, arriving: list[tuple[int, int, int]], whole: list[tuple[int, int]]) -> None:
+        """The cards of a turn's answers join the hands (``arriving``: player, asset, cards); an
+        asset complete now is a new completion unless its holder held it whole before (``whole``)."""
+        hands, sizes, weights = self.hands, self.hand_sizes, self.weights
+        asset_sizes, weight = self.game.asset_sizes, self.game._weight
         completed = False
         for p, a, k in arriving:
             hand = hands[p]
@@ -757,8 +858,6 @@ class DotcombustState(State):
             weights[p] += weight[held + k] - weight[held]
             if held + k == asset_sizes[a]:
                 completed = True
-        if self._log is not None:
-            self._log.append((offset, action, arriving, gifts))
         if completed:
             pending = self.pending
             for p, a, _ in arriving:
@@ -767,8 +866,19 @@ class DotcombustState(State):
                     pending[p].sort()
                     self.last_completion = self.turn
                     self._deciding = True
-        self.turn += 1
-        self._check_end()
+
+    def _random_shows(self, draw: Callable[[int], int], branching: list[int]) -> None:
+        """A show-or-keep decision at random for everyone, each player's number of plays noted in
+        ``branching``: drawn as random_action draws it, resolved as _apply_shows resolves it."""
+        branching += [2 if mine else 1 for mine in self.pending]
+        for p, mine in enumerate(self.pending):
+            if not mine:
+                continue
+            a = mine.pop(0)
+            if not draw(1):  # random_action: Show(a, True) at 0
+                self._lay_down(p, a)
+        self._deciding = any(self.pending)
+        self._check_end(on_show=True)
 
     def _apply_shows(self, action: Sequence[Show]) -> None:
         """Each player with a just-completed asset shows it (it scores now) or keeps it."""
@@ -800,7 +910,7 @@ class DotcombustState(State):
     def cards_held(self) -> list[list[str]]:
         """Per player, the asset name of each part in hand, once per part (kept assets too)."""
         names = self.game.asset_names
-        return [[names[a] for a, c in enumerate(hand) for _ in range(c)] for hand in self.hands]
+        return [[name for name, c in zip(names, hand) if c for _ in range(c)] for hand in self.hands]
 
     def clone(self) -> DotcombustState:
         other = self._copy()
@@ -852,7 +962,6 @@ class DotcombustState(State):
         game = self.game
         n = game.num_players
         sizes = game.asset_sizes
-        weight = game._weight
         known = self.known_parts
         other = self._copy()
         count = len(sizes)
@@ -884,7 +993,7 @@ class DotcombustState(State):
                 hand[a] += 1
             start += free
             other.hands[q] = hand
-            other.weights[q] = sum(weight[c] for c in hand)
+            other.weights[q] = game._plays_of(hand)
         if other.bans is not None:
             for q in range(n):
                 for r in range(n):
