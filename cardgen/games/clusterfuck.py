@@ -171,6 +171,8 @@ TARGET_GIVES, DEMANDER_GIVES, PROTECTED = "target gives", "demander gives", "pro
 # phases of a round: play, the demand after a trick, and between rounds the
 # Magnate's two status choices and the exchange winners' give-backs
 PLAY, CHOOSE_DEMAND, ANSWER_DEMAND, OVER, KEEP_STATUS, ASSIGN_STATUS, GIVING_BACK = range(7)
+#: the random playout's steps within a round, besides CHOOSE_DEMAND and ANSWER_DEMAND
+_LEAD, _PUT, _FOLLOW, _END_TRICK = range(10, 14)
 
 
 # ---------------------------------------------------------------- the game
@@ -286,6 +288,11 @@ class ClusterfuckGame(Game["ClusterfuckState"]):
             return GIVE_BACK + ranks[int(random_() * len(ranks))]
         actions = state.legal_actions(player)
         return actions[int(random_() * len(actions))]
+
+    def random_playout(self, state: ClusterfuckState, rng: random.Random, max_moves: int,
+                       branching: list[int]) -> int:
+        """The runner's all-random game, played out by the state (``ClusterfuckState.random_playout``)."""
+        return state.random_playout(rng, max_moves, branching)
 
     def greedy_action(self, state: ClusterfuckState, player: int, rng: random.Random) -> int:
         """Lowest winning play, safe demands for the best card, honest answers but for bluffs;
@@ -736,6 +743,237 @@ class ClusterfuckState(State):
         """Per player, the rank names of the cards in hand now, low to high."""
         return [[name for name, k in zip(RANKS, counts) for _ in range(k)] for counts in self.hands]
 
+    # ---- a random game played out whole
+
+    def random_playout(self, rng: random.Random, max_moves: int, branching: list[int]) -> int:
+        """Uniformly random moves until the game ends or ``max_moves`` are made; the moves made.
+
+        Each decision draws one ``rng.random()`` and makes the move at that index of
+        ``legal_actions()``, as ``random_action`` does, and notes its number of legal actions in
+        ``branching``: the game the runner would play stepping ``random_action``, move for move,
+        only faster. The tricks and demands of a round are played by ``_play_round_out``, the few
+        moves between rounds through ``apply_action``, as are all of a hand-built position's that
+        leaves forced moves to the players. Cards seen in hands are no longer tracked
+        (``seen_in_hand`` None, as in a determinization): in a random game no one uses them.
+        """
+        self.seen_in_hand = None
+        self._beats = None
+        random_, note = rng.random, branching.append
+        moves = 0
+        while moves < max_moves:
+            phase = self.phase
+            if phase == OVER:
+                break
+            if phase <= ANSWER_DEMAND and self.plays_forced:
+                moves = self._play_round_out(random_, note, moves, max_moves)
+            else:
+                count = self.num_legal_actions()
+                note(count)
+                self.apply_action(self.legal_actions()[int(random_() * count)])
+                moves += 1
+        return moves
+
+    def _play_round_out(self, random_: Callable[[], float], note: Callable[[int], None], moves: int,
+                        max_moves: int) -> int:
+        """``random_playout``'s tricks and demands, from the position to the end of the round (the
+        next deal is ``_end_round``'s) or until the moves run out; the state is written back.
+
+        Play runs in locals: ``masks[c][p]`` has bit r set when ``p`` holds ``c`` or more cards of
+        rank r, so whether and how ``p`` can follow is a shift and a bit count, and ``after[q]`` is
+        the next seat in the round after ``q``, so the turn skips those who went out.
+        """
+        n, hands, held, out, played = self.n, self.hands, self.held, self.out, self.played
+        played_by, status, known = self.played_by, self.status, self.known
+        masks = _rank_masks(hands)
+        held_one = masks[1]
+        after = [0] * n
+        order, nxt = self.order, -1
+        for i in range(2 * n - 1, -1, -1):  # twice round the table, backwards
+            q = order[i % n]
+            after[q] = nxt
+            if not out[q]:
+                nxt = q
+
+        def move(giver: int, taker: int, rank: int) -> None:
+            bit = 1 << rank
+            src, dst = hands[giver], hands[taker]
+            h = src[rank]
+            src[rank] = h - 1
+            masks[h][giver] ^= bit
+            h = dst[rank] + 1
+            dst[rank] = h
+            masks[h][taker] |= bit
+            held[giver] -= 1
+            held[taker] += 1
+
+        def give(giver: int, taker: int, count: int) -> None:
+            """The giver's best cards, never its last one (``_give``)."""
+            src, rank = hands[giver], TWO
+            for _ in range(min(count, held[giver] - 1)):
+                while not src[rank]:
+                    rank -= 1
+                move(giver, taker, rank)
+
+        phase, p, q = self.phase, self.player, self.player
+        r, c, winner, passes, active = self.trick_rank, self.trick_count, self.trick_winner, self.passes, self.active
+        target, demand_rank = self.target, self.demand_rank
+        stage = (_FOLLOW if c else _LEAD) if phase == PLAY else phase
+        demands = refused = reversed_ = protected = named = named_missing = 0
+        stop = round_over = False
+        while not stop:
+            if stage == _FOLLOW:
+                # from q round the table: who cannot beat the trick passes (forced), who can
+                # plays or passes; the trick ends when all it waits for have passed
+                following, above = masks[c], r + 1
+                needed = active if out[winner] else active - 1
+                while True:
+                    b = following[q] >> above
+                    if b:
+                        if moves == max_moves:
+                            stop = True
+                            break
+                        k = b.bit_count() + 1
+                        note(k)
+                        moves += 1
+                        j = int(random_() * k)
+                        if j:
+                            while j > 1:
+                                b &= b - 1
+                                j -= 1
+                            r += (b & -b).bit_length()
+                            p, stage = q, _PUT
+                            break
+                    passes += 1
+                    if passes >= needed:
+                        stage = _END_TRICK
+                        break
+                    q = after[q]
+            elif stage == _LEAD:
+                # p leads any set of one rank; holding one card, it must lead it
+                hand, h = hands[p], held[p]
+                if h == 1:
+                    r, c = _highest(hand), 1
+                elif moves == max_moves:
+                    break
+                else:
+                    note(h)
+                    moves += 1
+                    i, r = int(random_() * h), 0
+                    while i >= hand[r]:
+                        i -= hand[r]
+                        r += 1
+                    c = i + 1
+                stage = _PUT
+            elif stage == _END_TRICK:
+                r, c, passes = -1, 0, 0
+                if out[winner]:
+                    p, stage = after[winner], _LEAD
+                else:
+                    stage = CHOOSE_DEMAND
+            elif stage == CHOOSE_DEMAND:
+                # any target with 2+ cards, for its best card or a rank someone else holds
+                targets, others = [], 0
+                for t in range(n):
+                    if t != winner:
+                        others |= held_one[t]
+                        if held[t] >= 2:
+                            targets.append(t)
+                if not targets:
+                    p, stage = winner, _LEAD
+                    continue
+                if moves == max_moves:
+                    break
+                per = others.bit_count() + 1
+                k = 1 + len(targets) * per
+                note(k)
+                moves += 1
+                j = int(random_() * k)
+                if not j:
+                    p, stage = winner, _LEAD
+                    continue
+                t, what = divmod(j - 1, per)
+                target, demand_rank = targets[t], BEST
+                if what:
+                    while what > 1:
+                        others &= others - 1
+                        what -= 1
+                    demand_rank = (others & -others).bit_length() - 1
+                    named += 1
+                demands += 1
+                stage = ANSWER_DEMAND
+            elif stage == ANSWER_DEMAND:
+                if moves == max_moves:
+                    break
+                note(2)
+                moves += 1
+                hands_over = True
+                if random_() >= 0.5:  # refuse: the two status cards decide
+                    refused += 1
+                    mine, theirs = status[winner], status[target]
+                    known[winner * n + target], known[target * n + winner] = theirs, mine
+                    if mine == n and theirs == 1 and hands[target][TWO] >= 2:
+                        protected += 1
+                        hands_over = False
+                    elif not _demander_wins(mine, theirs, n):
+                        reversed_ += 1
+                        give(winner, target, 2)
+                        hands_over = False
+                if hands_over:
+                    if demand_rank == BEST:
+                        give(target, winner, 1)
+                    elif hands[target][demand_rank]:
+                        move(target, winner, demand_rank)
+                    else:
+                        named_missing += 1
+                target, demand_rank = -1, BEST
+                p, stage = winner, _LEAD
+            if stage == _PUT:
+                # p puts down c cards of rank r
+                hand, bit = hands[p], 1 << r
+                h = hand[r]
+                hand[r] = h - c
+                if c == 1:
+                    masks[h][p] ^= bit
+                else:
+                    for k in range(h - c + 1, h + 1):
+                        masks[k][p] ^= bit
+                held[p] -= c
+                played[r] += c
+                played_by[p][r] += c
+                winner, passes = p, 0
+                if not held[p]:
+                    out[p] = True
+                    self.finish.append(p)
+                    active -= 1
+                    if active == 1:
+                        round_over = True
+                        break
+                    nxt = after[p]
+                    for s in range(n):
+                        if after[s] == p:
+                            after[s] = nxt
+                if r == TWO:
+                    stage = _END_TRICK
+                else:
+                    q, stage = after[p], _FOLLOW
+        self.demands += demands
+        self.refused += refused
+        self.reversed += reversed_
+        self.protected += protected
+        self.named += named
+        self.named_missing += named_missing
+        self.trick_rank, self.trick_count, self.trick_winner, self.passes = r, c, winner, passes
+        self.active, self.target, self.demand_rank = active, target, demand_rank
+        if round_over:
+            self._end_round()
+        elif stage == _FOLLOW:
+            self.phase, self.player = PLAY, q
+        elif stage == _LEAD:
+            self.phase, self.player = PLAY, p
+        else:
+            self.phase, self.player = stage, winner if stage == CHOOSE_DEMAND else target
+        return moves
+
     # ---- what policies may ask
 
     def demand_targets(self) -> list[int]:
@@ -1168,6 +1406,25 @@ def _highest(hand: list[int]) -> int:
     while not hand[r]:
         r -= 1
     return r
+
+
+def _rank_masks(hands: list[list[int]]) -> list[list[int]]:
+    """``masks[c][p]``: bit r set when hand ``p`` holds ``c`` or more cards of rank r (c = 1..4)."""
+    masks = [[0] * len(hands) for _ in range(5)]
+    one, two, three, four = masks[1:]
+    for p, hand in enumerate(hands):
+        bit = 1
+        for h in hand:
+            if h:
+                one[p] |= bit
+                if h > 1:
+                    two[p] |= bit
+                    if h > 2:
+                        three[p] |= bit
+                        if h > 3:
+                            four[p] |= bit
+            bit <<= 1
+    return masks
 
 
 def _hand_counts(hand: list[int] | str) -> list[int]:
