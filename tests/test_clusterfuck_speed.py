@@ -209,3 +209,20 @@ def test_the_runner_plays_all_random_clusterfuck_games_out_whole_with_the_steppe
         assert (record.length, record.branching, record.winners) == (length, branching, state.winners())
         assert record.metrics == game.metrics(state)
         assert (record.played, record.held) == (state.cards_played(), state.cards_held())
+
+
+@pytest.mark.parametrize("players", [3, 7, 8, 12])
+def test_a_deal_gives_the_hands_of_shuffling_the_deck_and_dealing_it_from_the_leader(players):
+    from cardgen.games.clusterfuck import _FULL_DECK, _deal
+
+    for seed in range(200):
+        order = random.Random(seed).sample(range(players), players)
+        leader = seed % players
+        shuffler, dealer = random.Random(seed), random.Random(seed)
+        cards = _FULL_DECK[:]
+        shuffler.shuffle(cards)
+        hands = [[0] * 13 for _ in range(players)]
+        for i, rank in enumerate(cards):
+            hands[order[(leader + i) % players]][rank] += 1
+        assert _deal(dealer, order, leader) == hands
+        assert shuffler.random() == dealer.random()  # the same draws, no more

@@ -164,6 +164,8 @@ def action_to_string(action: int) -> str:
 _LEADS = [[[play_action(r, c) for c in range(1, k + 1)] for k in range(5)] for r in range(len(RANKS))]
 _FOLLOWS = [[play_action(r, c) if c else 0 for r in range(len(RANKS))] for c in range(5)]
 _FULL_DECK = [r for r in range(len(RANKS)) for _ in SUITS]
+#: the bit length of i + 1, the bound of the i-th draw of a shuffle (``_deal``)
+_BOUND_BITS = [(i + 1).bit_length() for i in range(DECK_SIZE)]
 
 # who gives what when a demand is refused
 TARGET_GIVES, DEMANDER_GIVES, PROTECTED = "target gives", "demander gives", "protected"
@@ -1348,13 +1350,7 @@ class ClusterfuckState(State):
     def _start_round(self, order: list[int], statuses: list[int], leader_index: int,
                      rng: random.Random | None) -> None:
         """Seat players in ``order``, deal all 52 from the leader, reset knowledge."""
-        n = self.n
-        cards = _FULL_DECK[:]
-        (rng or self._round_rng()).shuffle(cards)
-        hands = [[0] * 13 for _ in range(n)]
-        for i, r in enumerate(cards):
-            hands[order[(leader_index + i) % n]][r] += 1
-        self.hands = hands
+        self.hands = _deal(rng or self._round_rng(), order, leader_index)
         self.played = [0] * 13
         self._seat(order, statuses, order[leader_index])
 
@@ -1379,13 +1375,13 @@ class ClusterfuckState(State):
 
     def _reset_knowledge(self) -> None:
         """Everyone knows their own status and, from round 2, the new Asshole's."""
-        n = self.n
-        self.known = [0] * (n * n)
-        public = [self.last_finish[-1]] if self.round_no >= 2 and self.last_finish else []
-        for p in range(n):
-            self.known[p * n + p] = self.status[p]
-            for q in public:
-                self.known[p * n + q] = self.status[q]
+        n, status = self.n, self.status
+        known = [0] * (n * n)
+        known[::n + 1] = status
+        if self.round_no >= 2 and self.last_finish:
+            asshole = self.last_finish[-1]
+            known[asshole::n] = [status[asshole]] * n
+        self.known = known
 
     def _set_position(self, hands: list[list[int]] | list[str], statuses: list[int], leader: int) -> None:
         n = self.n
@@ -1406,6 +1402,29 @@ def _highest(hand: list[int]) -> int:
     while not hand[r]:
         r -= 1
     return r
+
+
+def _deal(rng: random.Random, order: list[int], leader_index: int) -> list[list[int]]:
+    """The 52 cards shuffled and dealt one at a time from ``order[leader_index]`` round ``order``.
+
+    The draws are ``rng.shuffle``'s (Fisher-Yates from the top, each index drawn below its bound
+    from ``getrandbits`` of the bound's length, again while too high), so the hands are those of
+    shuffling the deck and dealing it; a place is final once drawn, so each card is dealt at once.
+    """
+    getrandbits = rng.getrandbits
+    n = len(order)
+    cards = _FULL_DECK[:]
+    hands = [[0] * 13 for _ in range(n)]
+    seats = [hands[order[(leader_index + i) % n]] for i in range(n)]  # card i goes to seats[i % n]
+    for i in range(DECK_SIZE - 1, 0, -1):
+        bits = _BOUND_BITS[i]
+        j = getrandbits(bits)
+        while j > i:
+            j = getrandbits(bits)
+        seats[i % n][cards[j]] += 1
+        cards[j] = cards[i]
+    seats[0][cards[0]] += 1
+    return hands
 
 
 def _rank_masks(hands: list[list[int]]) -> list[list[int]]:
