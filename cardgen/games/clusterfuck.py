@@ -174,7 +174,7 @@ TARGET_GIVES, DEMANDER_GIVES, PROTECTED = "target gives", "demander gives", "pro
 # Magnate's two status choices and the exchange winners' give-backs
 PLAY, CHOOSE_DEMAND, ANSWER_DEMAND, OVER, KEEP_STATUS, ASSIGN_STATUS, GIVING_BACK = range(7)
 #: the random playout's steps within a round, besides CHOOSE_DEMAND and ANSWER_DEMAND
-_LEAD, _PUT, _FOLLOW, _END_TRICK = range(10, 14)
+_TRICK, _END_TRICK = 10, 11
 
 
 # ---------------------------------------------------------------- the game
@@ -288,8 +288,15 @@ class ClusterfuckGame(Game["ClusterfuckState"]):
             hand = state.hands[player]
             ranks = [r for r in range(13) if hand[r]]
             return GIVE_BACK + ranks[int(random_() * len(ranks))]
-        actions = state.legal_actions(player)
-        return actions[int(random_() * len(actions))]
+        if phase == ASSIGN_STATUS:
+            numbers = state.unassigned()
+            targets = state.assign_targets()
+            i = int(random_() * (len(targets) * len(numbers) + 1))
+            if not i:
+                return NO_ASSIGN
+            q, k = divmod(i - 1, len(numbers))
+            return ASSIGN + 16 * targets[q] + numbers[k]
+        raise IllegalAction("the game is over")
 
     def random_playout(self, state: ClusterfuckState, rng: random.Random, max_moves: int,
                        branching: list[int]) -> int:
@@ -754,13 +761,14 @@ class ClusterfuckState(State):
         ``legal_actions()``, as ``random_action`` does, and notes its number of legal actions in
         ``branching``: the game the runner would play stepping ``random_action``, move for move,
         only faster. The tricks and demands of a round are played by ``_play_round_out``, the few
-        moves between rounds through ``apply_action``, as are all of a hand-built position's that
-        leaves forced moves to the players. Cards seen in hands are no longer tracked
-        (``seen_in_hand`` None, as in a determinization): in a random game no one uses them.
+        moves between rounds by ``_random_between_rounds``; a hand-built position that leaves
+        forced moves to the players is played by ``random_action`` and ``apply_action``. Cards seen
+        in hands are no longer tracked (``seen_in_hand`` None, as in a determinization): in a random
+        game no one uses them.
         """
         self.seen_in_hand = None
         self._beats = None
-        random_, note = rng.random, branching.append
+        random_, note, game = rng.random, branching.append, self.game
         moves = 0
         while moves < max_moves:
             phase = self.phase
@@ -768,12 +776,38 @@ class ClusterfuckState(State):
                 break
             if phase <= ANSWER_DEMAND and self.plays_forced:
                 moves = self._play_round_out(random_, note, moves, max_moves)
+            elif phase >= KEEP_STATUS:
+                note(self._random_between_rounds(random_))
+                moves += 1
             else:
-                count = self.num_legal_actions()
-                note(count)
-                self.apply_action(self.legal_actions()[int(random_() * count)])
+                note(self.num_legal_actions())
+                self.apply_action(game.random_action(self, self.player, rng))
                 moves += 1
         return moves
+
+    def _random_between_rounds(self, random_: Callable[[], float]) -> int:
+        """``random_playout``'s move as the Magnate keeping or assigning a status card, or as an
+        exchange winner giving a card back: drawn as ``random_action`` draws it and made unchecked.
+        Returns its number of legal actions."""
+        phase = self.phase
+        if phase == KEEP_STATUS:
+            count = self.n - 1
+            self._keep(KEEP + 1 + int(random_() * count))
+        elif phase == ASSIGN_STATUS:
+            numbers, targets = self.unassigned(), self.assign_targets()
+            count = 1 + len(targets) * len(numbers)
+            i, target = int(random_() * count), -1
+            if i:
+                q, k = divmod(i - 1, len(numbers))
+                target = targets[q]
+                self.status[target] = numbers[k]
+            self._deal_statuses(target)
+        else:
+            hand = self.hands[self.player]
+            ranks = [r for r in range(13) if hand[r]]
+            count = len(ranks)
+            self._hand_back(ranks[int(random_() * count)])
+        return count
 
     def _play_round_out(self, random_: Callable[[], float], note: Callable[[int], None], moves: int,
                         max_moves: int) -> int:
@@ -819,57 +853,90 @@ class ClusterfuckState(State):
         phase, p, q = self.phase, self.player, self.player
         r, c, winner, passes, active = self.trick_rank, self.trick_count, self.trick_winner, self.passes, self.active
         target, demand_rank = self.target, self.demand_rank
-        stage = (_FOLLOW if c else _LEAD) if phase == PLAY else phase
+        stage = _TRICK if phase == PLAY else phase
         demands = refused = reversed_ = protected = named = named_missing = 0
         stop = round_over = False
         while not stop:
-            if stage == _FOLLOW:
-                # from q round the table: who cannot beat the trick passes (forced), who can
-                # plays or passes; the trick ends when all it waits for have passed
-                following, above = masks[c], r + 1
+            if stage == _TRICK:
+                # p leads (no trick yet, c == 0) or it is q's turn: who cannot beat the trick
+                # passes (forced), who can plays or passes; the trick ends when all it waits for
+                # have passed, or with a 2
                 needed = active if out[winner] else active - 1
                 while True:
-                    b = following[q] >> above
-                    if b:
-                        if moves == max_moves:
+                    if c:
+                        b = masks[c][q] >> (r + 1)
+                        j = 0
+                        if b:
+                            if moves == max_moves:
+                                stop = True
+                                break
+                            k = b.bit_count() + 1
+                            note(k)
+                            moves += 1
+                            j = int(random_() * k)
+                        if not j:
+                            passes += 1
+                            if passes >= needed:
+                                stage = _END_TRICK
+                                break
+                            q = after[q]
+                            continue
+                        while j > 1:
+                            b &= b - 1
+                            j -= 1
+                        r += (b & -b).bit_length()
+                        p = q
+                    else:
+                        # any set of one rank; holding one card, p must lead it
+                        hand, h = hands[p], held[p]
+                        if h == 1:
+                            r, c = _highest(hand), 1
+                        elif moves == max_moves:
                             stop = True
                             break
-                        k = b.bit_count() + 1
-                        note(k)
-                        moves += 1
-                        j = int(random_() * k)
-                        if j:
-                            while j > 1:
-                                b &= b - 1
-                                j -= 1
-                            r += (b & -b).bit_length()
-                            p, stage = q, _PUT
+                        else:
+                            note(h)
+                            moves += 1
+                            i, r = int(random_() * h), 0
+                            while i >= hand[r]:
+                                i -= hand[r]
+                                r += 1
+                            c = i + 1
+                    # p puts down c cards of rank r
+                    hand, bit = hands[p], 1 << r
+                    h = hand[r]
+                    hand[r] = h - c
+                    if c == 1:
+                        masks[h][p] ^= bit
+                    else:
+                        for k in range(h - c + 1, h + 1):
+                            masks[k][p] ^= bit
+                    held[p] -= c
+                    played[r] += c
+                    played_by[p][r] += c
+                    winner, passes = p, 0
+                    if held[p]:
+                        needed = active - 1
+                    else:
+                        out[p] = True
+                        self.finish.append(p)
+                        active -= 1
+                        if active == 1:
+                            round_over = stop = True
                             break
-                    passes += 1
-                    if passes >= needed:
+                        nxt = after[p]
+                        for s in range(n):
+                            if after[s] == p:
+                                after[s] = nxt
+                        needed = active
+                    if r == TWO:
                         stage = _END_TRICK
                         break
-                    q = after[q]
-            elif stage == _LEAD:
-                # p leads any set of one rank; holding one card, it must lead it
-                hand, h = hands[p], held[p]
-                if h == 1:
-                    r, c = _highest(hand), 1
-                elif moves == max_moves:
-                    break
-                else:
-                    note(h)
-                    moves += 1
-                    i, r = int(random_() * h), 0
-                    while i >= hand[r]:
-                        i -= hand[r]
-                        r += 1
-                    c = i + 1
-                stage = _PUT
+                    q = after[p]
             elif stage == _END_TRICK:
                 r, c, passes = -1, 0, 0
                 if out[winner]:
-                    p, stage = after[winner], _LEAD
+                    p, stage = after[winner], _TRICK
                 else:
                     stage = CHOOSE_DEMAND
             elif stage == CHOOSE_DEMAND:
@@ -881,7 +948,7 @@ class ClusterfuckState(State):
                         if held[t] >= 2:
                             targets.append(t)
                 if not targets:
-                    p, stage = winner, _LEAD
+                    p, stage = winner, _TRICK
                     continue
                 if moves == max_moves:
                     break
@@ -891,7 +958,7 @@ class ClusterfuckState(State):
                 moves += 1
                 j = int(random_() * k)
                 if not j:
-                    p, stage = winner, _LEAD
+                    p, stage = winner, _TRICK
                     continue
                 t, what = divmod(j - 1, per)
                 target, demand_rank = targets[t], BEST
@@ -928,36 +995,7 @@ class ClusterfuckState(State):
                     else:
                         named_missing += 1
                 target, demand_rank = -1, BEST
-                p, stage = winner, _LEAD
-            if stage == _PUT:
-                # p puts down c cards of rank r
-                hand, bit = hands[p], 1 << r
-                h = hand[r]
-                hand[r] = h - c
-                if c == 1:
-                    masks[h][p] ^= bit
-                else:
-                    for k in range(h - c + 1, h + 1):
-                        masks[k][p] ^= bit
-                held[p] -= c
-                played[r] += c
-                played_by[p][r] += c
-                winner, passes = p, 0
-                if not held[p]:
-                    out[p] = True
-                    self.finish.append(p)
-                    active -= 1
-                    if active == 1:
-                        round_over = True
-                        break
-                    nxt = after[p]
-                    for s in range(n):
-                        if after[s] == p:
-                            after[s] = nxt
-                if r == TWO:
-                    stage = _END_TRICK
-                else:
-                    q, stage = after[p], _FOLLOW
+                p, stage = winner, _TRICK
         self.demands += demands
         self.refused += refused
         self.reversed += reversed_
@@ -968,10 +1006,8 @@ class ClusterfuckState(State):
         self.active, self.target, self.demand_rank = active, target, demand_rank
         if round_over:
             self._end_round()
-        elif stage == _FOLLOW:
-            self.phase, self.player = PLAY, q
-        elif stage == _LEAD:
-            self.phase, self.player = PLAY, p
+        elif stage == _TRICK:
+            self.phase, self.player = PLAY, q if c else p
         else:
             self.phase, self.player = stage, winner if stage == CHOOSE_DEMAND else target
         return moves
@@ -1317,12 +1353,17 @@ class ClusterfuckState(State):
         self._next_give_back()
 
     def _give_back(self, action: int) -> None:
-        winner, loser, _ = self.owed[0]
+        winner = self.owed[0][0]
         rank = action - GIVE_BACK
         if not 0 <= rank < 13 or not self.hands[winner][rank]:
             raise IllegalAction(f"illegal action {action_to_string(action)} for seat {winner}")
-        self._move(winner, loser, rank)
-        self.owed[0][2] -= 1
+        self._hand_back(rank)
+
+    def _hand_back(self, rank: int) -> None:
+        """The exchange winner first owed a card gives one of ``rank`` (held) back."""
+        owed = self.owed[0]
+        self._move(owed[0], owed[1], rank)
+        owed[2] -= 1
         self._next_give_back()
 
     def _next_give_back(self) -> None:
