@@ -175,6 +175,8 @@ TARGET_GIVES, DEMANDER_GIVES, PROTECTED = "target gives", "demander gives", "pro
 PLAY, CHOOSE_DEMAND, ANSWER_DEMAND, OVER, KEEP_STATUS, ASSIGN_STATUS, GIVING_BACK = range(7)
 #: the random playout's steps within a round, besides CHOOSE_DEMAND and ANSWER_DEMAND
 _TRICK, _END_TRICK = 10, 11
+#: a bit for every rank (the playout's rank bitmasks)
+_ALL_RANKS = (1 << len(RANKS)) - 1
 
 
 # ---------------------------------------------------------------- the game
@@ -816,39 +818,23 @@ class ClusterfuckState(State):
 
         Play runs in locals: ``masks[c][p]`` has bit r set when ``p`` holds ``c`` or more cards of
         rank r, so whether and how ``p`` can follow is a shift and a bit count, and ``after[q]`` is
-        the next seat in the round after ``q``, so the turn skips those who went out.
+        the next seat in the round after ``q`` (and ``before[q]`` the one before), so the turn skips
+        those who went out.
         """
         n, hands, held, out, played = self.n, self.hands, self.held, self.out, self.played
         played_by, status, known = self.played_by, self.status, self.known
         masks = _rank_masks(hands)
         held_one = masks[1]
-        after = [0] * n
+        after, before = [0] * n, [0] * n
         order, nxt = self.order, -1
         for i in range(2 * n - 1, -1, -1):  # twice round the table, backwards
             q = order[i % n]
             after[q] = nxt
             if not out[q]:
                 nxt = q
-
-        def move(giver: int, taker: int, rank: int) -> None:
-            bit = 1 << rank
-            src, dst = hands[giver], hands[taker]
-            h = src[rank]
-            src[rank] = h - 1
-            masks[h][giver] ^= bit
-            h = dst[rank] + 1
-            dst[rank] = h
-            masks[h][taker] |= bit
-            held[giver] -= 1
-            held[taker] += 1
-
-        def give(giver: int, taker: int, count: int) -> None:
-            """The giver's best cards, never its last one (``_give``)."""
-            src, rank = hands[giver], TWO
-            for _ in range(min(count, held[giver] - 1)):
-                while not src[rank]:
-                    rank -= 1
-                move(giver, taker, rank)
+        for q in order:
+            if not out[q]:
+                before[after[q]] = q
 
         phase, p, q = self.phase, self.player, self.player
         r, c, winner, passes, active = self.trick_rank, self.trick_count, self.trick_winner, self.passes, self.active
@@ -862,9 +848,10 @@ class ClusterfuckState(State):
                 # passes (forced), who can plays or passes; the trick ends when all it waits for
                 # have passed, or with a 2
                 needed = active if out[winner] else active - 1
+                following, above = masks[c], r + 1
                 while True:
                     if c:
-                        b = masks[c][q] >> (r + 1)
+                        b = following[q] >> above
                         j = 0
                         if b:
                             if moves == max_moves:
@@ -884,13 +871,13 @@ class ClusterfuckState(State):
                         while j > 1:
                             b &= b - 1
                             j -= 1
-                        r += (b & -b).bit_length()
+                        r = above + (b & -b).bit_length() - 1
                         p = q
                     else:
                         # any set of one rank; holding one card, p must lead it
                         hand, h = hands[p], held[p]
                         if h == 1:
-                            r, c = _highest(hand), 1
+                            r, c = held_one[p].bit_length() - 1, 1
                         elif moves == max_moves:
                             stop = True
                             break
@@ -902,6 +889,7 @@ class ClusterfuckState(State):
                                 i -= hand[r]
                                 r += 1
                             c = i + 1
+                        following = masks[c]
                     # p puts down c cards of rank r
                     hand, bit = hands[p], 1 << r
                     h = hand[r]
@@ -924,15 +912,14 @@ class ClusterfuckState(State):
                         if active == 1:
                             round_over = stop = True
                             break
-                        nxt = after[p]
-                        for s in range(n):
-                            if after[s] == p:
-                                after[s] = nxt
+                        # out of the ring; p's own link stays for the trick it won
+                        nxt, prev = after[p], before[p]
+                        after[prev], before[nxt] = nxt, prev
                         needed = active
                     if r == TWO:
                         stage = _END_TRICK
                         break
-                    q = after[p]
+                    q, above = after[p], r + 1
             elif stage == _END_TRICK:
                 r, c, passes = -1, 0, 0
                 if out[winner]:
@@ -963,10 +950,14 @@ class ClusterfuckState(State):
                 t, what = divmod(j - 1, per)
                 target, demand_rank = targets[t], BEST
                 if what:
-                    while what > 1:
-                        others &= others - 1
-                        what -= 1
-                    demand_rank = (others & -others).bit_length() - 1
+                    # the what-th rank someone else holds: skip the few no one else does
+                    demand_rank, missing = what - 1, ~others & _ALL_RANKS
+                    while missing:
+                        low = missing & -missing
+                        if low.bit_length() > demand_rank + 1:
+                            break
+                        demand_rank += 1
+                        missing ^= low
                     named += 1
                 demands += 1
                 stage = ANSWER_DEMAND
@@ -985,13 +976,13 @@ class ClusterfuckState(State):
                         hands_over = False
                     elif not _demander_wins(mine, theirs, n):
                         reversed_ += 1
-                        give(winner, target, 2)
+                        _give_best(hands, held, masks, winner, target, 2)
                         hands_over = False
                 if hands_over:
                     if demand_rank == BEST:
-                        give(target, winner, 1)
+                        _give_best(hands, held, masks, target, winner, 1)
                     elif hands[target][demand_rank]:
-                        move(target, winner, demand_rank)
+                        _hand_card(hands, held, masks, target, winner, demand_rank)
                     else:
                         named_missing += 1
                 target, demand_rank = -1, BEST
@@ -1466,6 +1457,31 @@ def _deal(rng: random.Random, order: list[int], leader_index: int) -> list[list[
         cards[j] = cards[i]
     seats[0][cards[0]] += 1
     return hands
+
+
+def _hand_card(hands: list[list[int]], held: list[int], masks: list[list[int]], giver: int, taker: int,
+               rank: int) -> None:
+    """A card of ``rank`` changes hands, in the playout's rank bitmasks too (``_rank_masks``)."""
+    bit = 1 << rank
+    src, dst = hands[giver], hands[taker]
+    h = src[rank]
+    src[rank] = h - 1
+    masks[h][giver] ^= bit
+    h = dst[rank] + 1
+    dst[rank] = h
+    masks[h][taker] |= bit
+    held[giver] -= 1
+    held[taker] += 1
+
+
+def _give_best(hands: list[list[int]], held: list[int], masks: list[list[int]], giver: int, taker: int,
+               count: int) -> None:
+    """The giver's best cards, never its last one (``_give`` on the playout's bitmasks too)."""
+    src, rank = hands[giver], TWO
+    for _ in range(min(count, held[giver] - 1)):
+        while not src[rank]:
+            rank -= 1
+        _hand_card(hands, held, masks, giver, taker, rank)
 
 
 def _rank_masks(hands: list[list[int]]) -> list[list[int]]:
