@@ -175,7 +175,8 @@ TARGET_GIVES, DEMANDER_GIVES, PROTECTED = "target gives", "demander gives", "pro
 PLAY, CHOOSE_DEMAND, ANSWER_DEMAND, OVER, KEEP_STATUS, ASSIGN_STATUS, GIVING_BACK = range(7)
 #: the random playout's steps within a round, besides CHOOSE_DEMAND and ANSWER_DEMAND
 _TRICK, _END_TRICK = 10, 11
-#: a bit for every rank (the playout's rank bitmasks)
+#: each rank's bit, and all of them, in the playout's rank bitmasks (``_rank_masks``)
+_RANK_BITS = [1 << r for r in range(len(RANKS))]
 _ALL_RANKS = (1 << len(RANKS)) - 1
 
 
@@ -748,11 +749,11 @@ class ClusterfuckState(State):
     def cards_played(self) -> list[list[str]]:
         """Per player, the rank name of every card they put into a trick this game, one
         entry per card per play (suits are not tracked, so "K" is any king)."""
-        return [[name for name, k in zip(RANKS, counts) for _ in range(k)] for counts in self.played_by]
+        return [_rank_names(counts) for counts in self.played_by]
 
     def cards_held(self) -> list[list[str]]:
         """Per player, the rank names of the cards in hand now, low to high."""
-        return [[name for name, k in zip(RANKS, counts) for _ in range(k)] for counts in self.hands]
+        return [_rank_names(counts) for counts in self.hands]
 
     # ---- a random game played out whole
 
@@ -826,15 +827,12 @@ class ClusterfuckState(State):
         masks = _rank_masks(hands)
         held_one = masks[1]
         after, before = [0] * n, [0] * n
-        order, nxt = self.order, -1
-        for i in range(2 * n - 1, -1, -1):  # twice round the table, backwards
-            q = order[i % n]
-            after[q] = nxt
-            if not out[q]:
-                nxt = q
-        for q in order:
-            if not out[q]:
-                before[after[q]] = q
+        ring = [q for q in self.order if not out[q]]
+        prev = ring[-1]
+        for q in ring:
+            after[prev], before[q], prev = q, prev, q
+        if out[self.trick_winner]:  # the trick's winner went out: the turn goes on after it
+            after[self.trick_winner] = self._next_active(self.trick_winner)
 
         phase, p, q = self.phase, self.player, self.player
         r, c, winner, passes, active = self.trick_rank, self.trick_count, self.trick_winner, self.passes, self.active
@@ -927,13 +925,15 @@ class ClusterfuckState(State):
                 else:
                     stage = CHOOSE_DEMAND
             elif stage == CHOOSE_DEMAND:
-                # any target with 2+ cards, for its best card or a rank someone else holds
-                targets, others = [], 0
-                for t in range(n):
-                    if t != winner:
-                        others |= held_one[t]
-                        if held[t] >= 2:
-                            targets.append(t)
+                # any target with 2+ cards (in seat order), for its best card or a rank someone
+                # else holds: the others still in, once round the ring
+                targets, others, t = [], 0, after[winner]
+                while t != winner:
+                    others |= held_one[t]
+                    if held[t] >= 2:
+                        targets.append(t)
+                    t = after[t]
+                targets.sort()
                 if not targets:
                     p, stage = winner, _TRICK
                     continue
@@ -1395,9 +1395,9 @@ class ClusterfuckState(State):
         self.status = list(statuses)
         if self.seen_in_hand is not None:  # a new deal: nobody has handed anyone anything
             self.seen_in_hand = [{} for _ in range(n * n)]
-        self.held = [sum(h) for h in self.hands]
-        self.out = [h == 0 for h in self.held]
-        self.finish = [q for q in range(n) if self.out[q]]
+        self.held = held = list(map(sum, self.hands))
+        self.out = out = [not h for h in held]
+        self.finish = [q for q in range(n) if out[q]]
         self.active = n - len(self.finish)
         self._reset_knowledge()
         self.phase, self.player = PLAY, leader
@@ -1486,21 +1486,31 @@ def _give_best(hands: list[list[int]], held: list[int], masks: list[list[int]], 
 
 def _rank_masks(hands: list[list[int]]) -> list[list[int]]:
     """``masks[c][p]``: bit r set when hand ``p`` holds ``c`` or more cards of rank r (c = 1..4)."""
-    masks = [[0] * len(hands) for _ in range(5)]
+    n = len(hands)
+    masks = [[0] * n for _ in range(5)]
     one, two, three, four = masks[1:]
     for p, hand in enumerate(hands):
-        bit = 1
-        for h in hand:
+        m1 = m2 = m3 = m4 = 0
+        for h, bit in zip(hand, _RANK_BITS):
             if h:
-                one[p] |= bit
+                m1 |= bit
                 if h > 1:
-                    two[p] |= bit
+                    m2 |= bit
                     if h > 2:
-                        three[p] |= bit
+                        m3 |= bit
                         if h > 3:
-                            four[p] |= bit
-            bit <<= 1
+                            m4 |= bit
+        one[p], two[p], three[p], four[p] = m1, m2, m3, m4
     return masks
+
+
+def _rank_names(counts: list[int]) -> list[str]:
+    """The rank name of every card counted, low to high."""
+    names: list[str] = []
+    for name, k in zip(RANKS, counts):
+        if k:
+            names += [name] * k
+    return names
 
 
 def _hand_counts(hand: list[int] | str) -> list[int]:
