@@ -807,9 +807,13 @@ class ClusterfuckState(State):
             self._deal_statuses(target)
         else:
             hand = self.hands[self.player]
-            ranks = [r for r in range(13) if hand[r]]
-            count = len(ranks)
-            self._hand_back(ranks[int(random_() * count)])
+            count = len(RANKS) - hand.count(0)
+            i, rank = int(random_() * count), 0
+            while i or not hand[rank]:  # the i-th rank held
+                if hand[rank]:
+                    i -= 1
+                rank += 1
+            self._hand_back(rank)
         return count
 
     def _play_round_out(self, random_: Callable[[], float], note: Callable[[int], None], moves: int,
@@ -1271,7 +1275,7 @@ class ClusterfuckState(State):
     # ---- rounds
 
     def _end_round(self) -> None:
-        last = next(q for q in range(self.n) if not self.out[q])
+        last = self.out.index(False)
         finish = self.finish + [last]
         magnate = finish[0]
         self.rounds_won[magnate] += 1
