@@ -226,3 +226,15 @@ def test_a_deal_gives_the_hands_of_shuffling_the_deck_and_dealing_it_from_the_le
             hands[order[(leader + i) % players]][rank] += 1
         assert _deal(dealer, order, leader) == hands
         assert shuffler.random() == dealer.random()  # the same draws, no more
+
+
+def test_a_seed_replays_the_same_played_out_game_and_another_seed_another():
+    game = ClusterfuckGame(8)
+
+    def play(seed):
+        state, branching = game.new_initial_state(random.Random(seed)), []
+        moves = game.random_playout(state, random.Random(seed), 10_000, branching)
+        return moves, branching, position_of(state)
+
+    assert play(4) == play(4)
+    assert play(4) != play(5)
