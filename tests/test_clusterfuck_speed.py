@@ -102,3 +102,139 @@ def test_a_seed_replays_the_same_fast_random_game():
 
     assert play(4) == play(4)
     assert play(4) != play(5)
+
+
+# --- a random game played out whole (random_playout) ------------------------------
+
+
+def step_random(game, state, rng, max_moves=10_000):
+    """The runner's all-random game, move by move through the checked ``apply_action``."""
+    branching, moves = [], 0
+    while not state.is_terminal() and moves < max_moves:
+        player = state.current_player()
+        branching.append(state.num_legal_actions(player))
+        state.apply_action(game.random_action(state, player, rng))
+        moves += 1
+    return branching, moves
+
+
+def position_of(state):
+    """Everything a state holds but the card knowledge a playout stops tracking."""
+    return {k: v for k, v in vars(state).items() if k not in ("seen_in_hand", "_beats")}
+
+
+def stepped_and_played_out(game, seed, max_moves=10_000):
+    stepped = game.new_initial_state(random.Random(seed))
+    stepped_branching, stepped_moves = step_random(game, stepped, random.Random(seed + 1), max_moves)
+    quick = game.new_initial_state(random.Random(seed))
+    branching: list[int] = []
+    moves = game.random_playout(quick, random.Random(seed + 1), max_moves, branching)
+    return (stepped, stepped_branching, stepped_moves), (quick, branching, moves)
+
+
+@pytest.mark.parametrize("players", [3, 4, 5, 8, 12])
+def test_a_random_playout_is_the_checked_step_by_step_game_move_for_move(players):
+    """The same draws make the same moves: every move legal (apply_action checks them), each
+    decision's count of legal plays as num_legal_actions gives it, and the same end."""
+    game = ClusterfuckGame(players)
+    for seed in range(6):
+        (stepped, stepped_branching, stepped_moves), (quick, branching, moves) = stepped_and_played_out(game, seed)
+        assert quick.is_terminal()
+        assert (branching, moves) == (stepped_branching, stepped_moves)
+        assert position_of(quick) == position_of(stepped)
+        assert quick.returns() == stepped.returns() and quick.winners() == stepped.winners()
+        assert game.metrics(quick) == game.metrics(stepped)
+        assert quick.cards_played() == stepped.cards_played()
+        assert quick.cards_held() == stepped.cards_held()
+
+
+@pytest.mark.parametrize("options", [{"exchange": 0}, {"exchange": 4, "rounds_to_win": 2}, {"bluff": 1.0}])
+def test_a_random_playout_follows_the_options(options):
+    game = ClusterfuckGame(6, options)
+    for seed in range(3):
+        (stepped, stepped_branching, _), (quick, branching, _) = stepped_and_played_out(game, seed)
+        assert branching == stepped_branching and position_of(quick) == position_of(stepped)
+
+
+def test_a_playout_cut_off_at_max_moves_stops_where_the_stepped_game_stops_and_plays_on_alike():
+    game = ClusterfuckGame(8)
+    for max_moves in (0, 1, 2, 3, 7, 40, 111, 250, 999):
+        (stepped, stepped_branching, stepped_moves), (quick, branching, moves) = stepped_and_played_out(
+            game, max_moves, max_moves)
+        assert moves == stepped_moves == max_moves == len(branching)
+        assert branching == stepped_branching and not quick.is_terminal()
+        assert position_of(quick) == position_of(stepped)
+        rng, again = random.Random(5), random.Random(5)
+        assert step_random(game, quick, rng) == step_random(game, stepped, again)
+        assert position_of(quick) == position_of(stepped)
+
+
+def test_every_phase_can_be_where_a_playout_is_cut_off_and_resumed():
+    """Cut off at every move of a game and go on with another playout: still the same game."""
+    game = ClusterfuckGame(5, {"rounds_to_win": 2})
+    (whole, _, length), _ = stepped_and_played_out(game, 3)
+    phases = set()
+    for cut in range(length + 1):
+        state, rng, branching = game.new_initial_state(random.Random(3)), random.Random(4), []
+        first = game.random_playout(state, rng, cut, branching)
+        phases.add(state.phase)
+        assert first + game.random_playout(state, rng, 10_000, branching) == length
+        assert position_of(state) == position_of(whole)
+    assert len(phases) == 7
+
+
+def test_a_hand_built_position_is_played_out_like_stepping_forced_moves_or_not():
+    game = ClusterfuckGame(4)
+    hands = ["3 3 4 9 K", "5 5 6 J", "7 8 8 Q A", "10 10 2 2"]
+    for forced in (False, True):
+        stepped = game.position(hands, [2, 1, 4, 3], leader=1, plays_forced=forced)
+        quick = game.position(hands, [2, 1, 4, 3], leader=1, plays_forced=forced)
+        expected = step_random(game, stepped, random.Random(9))
+        branching: list[int] = []
+        assert game.random_playout(quick, random.Random(9), 10_000, branching) == expected[1]
+        assert branching == expected[0] and position_of(quick) == position_of(stepped)
+
+
+def test_the_runner_plays_all_random_clusterfuck_games_out_whole_with_the_stepped_record():
+    from cardgen import playtest
+
+    game = ClusterfuckGame(8)
+    seats = ["random"] * 8
+    for index in range(3):
+        record = playtest.play_game(game, index, seed=11, seats=seats)
+        rng = random.Random(f"cardgen-playtest:11:{index}")
+        state = game.new_initial_state(rng)
+        branching: list[int] = []
+        length = playtest._play_out(game, state, seats, rng, playtest.DEFAULT_MAX_MOVES, branching)
+        assert (record.length, record.branching, record.winners) == (length, branching, state.winners())
+        assert record.metrics == game.metrics(state)
+        assert (record.played, record.held) == (state.cards_played(), state.cards_held())
+
+
+@pytest.mark.parametrize("players", [3, 7, 8, 12])
+def test_a_deal_gives_the_hands_of_shuffling_the_deck_and_dealing_it_from_the_leader(players):
+    from cardgen.games.clusterfuck import _FULL_DECK, _deal
+
+    for seed in range(200):
+        order = random.Random(seed).sample(range(players), players)
+        leader = seed % players
+        shuffler, dealer = random.Random(seed), random.Random(seed)
+        cards = _FULL_DECK[:]
+        shuffler.shuffle(cards)
+        hands = [[0] * 13 for _ in range(players)]
+        for i, rank in enumerate(cards):
+            hands[order[(leader + i) % players]][rank] += 1
+        assert _deal(dealer, order, leader) == hands
+        assert shuffler.random() == dealer.random()  # the same draws, no more
+
+
+def test_a_seed_replays_the_same_played_out_game_and_another_seed_another():
+    game = ClusterfuckGame(8)
+
+    def play(seed):
+        state, branching = game.new_initial_state(random.Random(seed)), []
+        moves = game.random_playout(state, random.Random(seed), 10_000, branching)
+        return moves, branching, position_of(state)
+
+    assert play(4) == play(4)
+    assert play(4) != play(5)

@@ -164,6 +164,8 @@ def action_to_string(action: int) -> str:
 _LEADS = [[[play_action(r, c) for c in range(1, k + 1)] for k in range(5)] for r in range(len(RANKS))]
 _FOLLOWS = [[play_action(r, c) if c else 0 for r in range(len(RANKS))] for c in range(5)]
 _FULL_DECK = [r for r in range(len(RANKS)) for _ in SUITS]
+#: the bit length of i + 1, the bound of the i-th draw of a shuffle (``_deal``)
+_BOUND_BITS = [(i + 1).bit_length() for i in range(DECK_SIZE)]
 
 # who gives what when a demand is refused
 TARGET_GIVES, DEMANDER_GIVES, PROTECTED = "target gives", "demander gives", "protected"
@@ -171,6 +173,11 @@ TARGET_GIVES, DEMANDER_GIVES, PROTECTED = "target gives", "demander gives", "pro
 # phases of a round: play, the demand after a trick, and between rounds the
 # Magnate's two status choices and the exchange winners' give-backs
 PLAY, CHOOSE_DEMAND, ANSWER_DEMAND, OVER, KEEP_STATUS, ASSIGN_STATUS, GIVING_BACK = range(7)
+#: the random playout's steps within a round, besides CHOOSE_DEMAND and ANSWER_DEMAND
+_TRICK, _END_TRICK = 10, 11
+#: each rank's bit, and all of them, in the playout's rank bitmasks (``_rank_masks``)
+_RANK_BITS = [1 << r for r in range(len(RANKS))]
+_ALL_RANKS = (1 << len(RANKS)) - 1
 
 
 # ---------------------------------------------------------------- the game
@@ -284,8 +291,20 @@ class ClusterfuckGame(Game["ClusterfuckState"]):
             hand = state.hands[player]
             ranks = [r for r in range(13) if hand[r]]
             return GIVE_BACK + ranks[int(random_() * len(ranks))]
-        actions = state.legal_actions(player)
-        return actions[int(random_() * len(actions))]
+        if phase == ASSIGN_STATUS:
+            numbers = state.unassigned()
+            targets = state.assign_targets()
+            i = int(random_() * (len(targets) * len(numbers) + 1))
+            if not i:
+                return NO_ASSIGN
+            q, k = divmod(i - 1, len(numbers))
+            return ASSIGN + 16 * targets[q] + numbers[k]
+        raise IllegalAction("the game is over")
+
+    def random_playout(self, state: ClusterfuckState, rng: random.Random, max_moves: int,
+                       branching: list[int]) -> int:
+        """The runner's all-random game, played out by the state (``ClusterfuckState.random_playout``)."""
+        return state.random_playout(rng, max_moves, branching)
 
     def greedy_action(self, state: ClusterfuckState, player: int, rng: random.Random) -> int:
         """Lowest winning play, safe demands for the best card, honest answers but for bluffs;
@@ -730,11 +749,263 @@ class ClusterfuckState(State):
     def cards_played(self) -> list[list[str]]:
         """Per player, the rank name of every card they put into a trick this game, one
         entry per card per play (suits are not tracked, so "K" is any king)."""
-        return [[name for name, k in zip(RANKS, counts) for _ in range(k)] for counts in self.played_by]
+        return [_rank_names(counts) for counts in self.played_by]
 
     def cards_held(self) -> list[list[str]]:
         """Per player, the rank names of the cards in hand now, low to high."""
-        return [[name for name, k in zip(RANKS, counts) for _ in range(k)] for counts in self.hands]
+        return [_rank_names(counts) for counts in self.hands]
+
+    # ---- a random game played out whole
+
+    def random_playout(self, rng: random.Random, max_moves: int, branching: list[int]) -> int:
+        """Uniformly random moves until the game ends or ``max_moves`` are made; the moves made.
+
+        Each decision draws one ``rng.random()`` and makes the move at that index of
+        ``legal_actions()``, as ``random_action`` does, and notes its number of legal actions in
+        ``branching``: the game the runner would play stepping ``random_action``, move for move,
+        only faster. The tricks and demands of a round are played by ``_play_round_out``, the few
+        moves between rounds by ``_random_between_rounds``; a hand-built position that leaves
+        forced moves to the players is played by ``random_action`` and ``apply_action``. Cards seen
+        in hands are no longer tracked (``seen_in_hand`` None, as in a determinization): in a random
+        game no one uses them.
+        """
+        self.seen_in_hand = None
+        self._beats = None
+        random_, note, game = rng.random, branching.append, self.game
+        moves = 0
+        while moves < max_moves:
+            phase = self.phase
+            if phase == OVER:
+                break
+            if phase <= ANSWER_DEMAND and self.plays_forced:
+                moves = self._play_round_out(random_, note, moves, max_moves)
+            elif phase >= KEEP_STATUS:
+                note(self._random_between_rounds(random_))
+                moves += 1
+            else:
+                note(self.num_legal_actions())
+                self.apply_action(game.random_action(self, self.player, rng))
+                moves += 1
+        return moves
+
+    def _random_between_rounds(self, random_: Callable[[], float]) -> int:
+        """``random_playout``'s move as the Magnate keeping or assigning a status card, or as an
+        exchange winner giving a card back: drawn as ``random_action`` draws it and made unchecked.
+        Returns its number of legal actions."""
+        phase = self.phase
+        if phase == KEEP_STATUS:
+            count = self.n - 1
+            self._keep(KEEP + 1 + int(random_() * count))
+        elif phase == ASSIGN_STATUS:
+            numbers, targets = self.unassigned(), self.assign_targets()
+            count = 1 + len(targets) * len(numbers)
+            i, target = int(random_() * count), -1
+            if i:
+                q, k = divmod(i - 1, len(numbers))
+                target = targets[q]
+                self.status[target] = numbers[k]
+            self._deal_statuses(target)
+        else:
+            hand = self.hands[self.player]
+            count = len(RANKS) - hand.count(0)
+            i, rank = int(random_() * count), 0
+            while i or not hand[rank]:  # the i-th rank held
+                if hand[rank]:
+                    i -= 1
+                rank += 1
+            self._hand_back(rank)
+        return count
+
+    def _play_round_out(self, random_: Callable[[], float], note: Callable[[int], None], moves: int,
+                        max_moves: int) -> int:
+        """``random_playout``'s tricks and demands, from the position to the end of the round (the
+        next deal is ``_end_round``'s) or until the moves run out; the state is written back.
+
+        Play runs in locals: ``masks[c][p]`` has bit r set when ``p`` holds ``c`` or more cards of
+        rank r, so whether and how ``p`` can follow is a shift and a bit count, and ``after[q]`` is
+        the next seat in the round after ``q`` (and ``before[q]`` the one before), so the turn skips
+        those who went out.
+        """
+        n, hands, held, out, played = self.n, self.hands, self.held, self.out, self.played
+        played_by, status, known = self.played_by, self.status, self.known
+        masks = _rank_masks(hands)
+        held_one = masks[1]
+        after, before = [0] * n, [0] * n
+        ring = [q for q in self.order if not out[q]]
+        prev = ring[-1]
+        for q in ring:
+            after[prev], before[q], prev = q, prev, q
+        if out[self.trick_winner]:  # the trick's winner went out: the turn goes on after it
+            after[self.trick_winner] = self._next_active(self.trick_winner)
+
+        phase, p, q = self.phase, self.player, self.player
+        r, c, winner, passes, active = self.trick_rank, self.trick_count, self.trick_winner, self.passes, self.active
+        target, demand_rank = self.target, self.demand_rank
+        stage = _TRICK if phase == PLAY else phase
+        demands = refused = reversed_ = protected = named = named_missing = 0
+        stop = round_over = False
+        while not stop:
+            if stage == _TRICK:
+                # p leads (no trick yet, c == 0) or it is q's turn: who cannot beat the trick
+                # passes (forced), who can plays or passes; the trick ends when all it waits for
+                # have passed, or with a 2
+                needed = active if out[winner] else active - 1
+                following, above = masks[c], r + 1
+                while True:
+                    if c:
+                        b = following[q] >> above
+                        j = 0
+                        if b:
+                            if moves == max_moves:
+                                stop = True
+                                break
+                            k = b.bit_count() + 1
+                            note(k)
+                            moves += 1
+                            j = int(random_() * k)
+                        if not j:
+                            passes += 1
+                            if passes >= needed:
+                                stage = _END_TRICK
+                                break
+                            q = after[q]
+                            continue
+                        while j > 1:
+                            b &= b - 1
+                            j -= 1
+                        r = above + (b & -b).bit_length() - 1
+                        p = q
+                    else:
+                        # any set of one rank; holding one card, p must lead it
+                        hand, h = hands[p], held[p]
+                        if h == 1:
+                            r, c = held_one[p].bit_length() - 1, 1
+                        elif moves == max_moves:
+                            stop = True
+                            break
+                        else:
+                            note(h)
+                            moves += 1
+                            i, r = int(random_() * h), 0
+                            while i >= hand[r]:
+                                i -= hand[r]
+                                r += 1
+                            c = i + 1
+                        following = masks[c]
+                    # p puts down c cards of rank r
+                    hand, bit = hands[p], 1 << r
+                    h = hand[r]
+                    hand[r] = h - c
+                    if c == 1:
+                        masks[h][p] ^= bit
+                    else:
+                        for k in range(h - c + 1, h + 1):
+                            masks[k][p] ^= bit
+                    held[p] -= c
+                    played[r] += c
+                    played_by[p][r] += c
+                    winner, passes = p, 0
+                    if held[p]:
+                        needed = active - 1
+                    else:
+                        out[p] = True
+                        self.finish.append(p)
+                        active -= 1
+                        if active == 1:
+                            round_over = stop = True
+                            break
+                        # out of the ring; p's own link stays for the trick it won
+                        nxt, prev = after[p], before[p]
+                        after[prev], before[nxt] = nxt, prev
+                        needed = active
+                    if r == TWO:
+                        stage = _END_TRICK
+                        break
+                    q, above = after[p], r + 1
+            elif stage == _END_TRICK:
+                r, c, passes = -1, 0, 0
+                if out[winner]:
+                    p, stage = after[winner], _TRICK
+                else:
+                    stage = CHOOSE_DEMAND
+            elif stage == CHOOSE_DEMAND:
+                # any target with 2+ cards (in seat order), for its best card or a rank someone
+                # else holds: the others still in, once round the ring
+                targets, others, t = [], 0, after[winner]
+                while t != winner:
+                    others |= held_one[t]
+                    if held[t] >= 2:
+                        targets.append(t)
+                    t = after[t]
+                targets.sort()
+                if not targets:
+                    p, stage = winner, _TRICK
+                    continue
+                if moves == max_moves:
+                    break
+                per = others.bit_count() + 1
+                k = 1 + len(targets) * per
+                note(k)
+                moves += 1
+                j = int(random_() * k)
+                if not j:
+                    p, stage = winner, _TRICK
+                    continue
+                t, what = divmod(j - 1, per)
+                target, demand_rank = targets[t], BEST
+                if what:
+                    # the what-th rank someone else holds: skip the few no one else does
+                    demand_rank, missing = what - 1, ~others & _ALL_RANKS
+                    while missing:
+                        low = missing & -missing
+                        if low.bit_length() > demand_rank + 1:
+                            break
+                        demand_rank += 1
+                        missing ^= low
+                    named += 1
+                demands += 1
+                stage = ANSWER_DEMAND
+            elif stage == ANSWER_DEMAND:
+                if moves == max_moves:
+                    break
+                note(2)
+                moves += 1
+                hands_over = True
+                if random_() >= 0.5:  # refuse: the two status cards decide
+                    refused += 1
+                    mine, theirs = status[winner], status[target]
+                    known[winner * n + target], known[target * n + winner] = theirs, mine
+                    if mine == n and theirs == 1 and hands[target][TWO] >= 2:
+                        protected += 1
+                        hands_over = False
+                    elif not _demander_wins(mine, theirs, n):
+                        reversed_ += 1
+                        _give_best(hands, held, masks, winner, target, 2)
+                        hands_over = False
+                if hands_over:
+                    if demand_rank == BEST:
+                        _give_best(hands, held, masks, target, winner, 1)
+                    elif hands[target][demand_rank]:
+                        _hand_card(hands, held, masks, target, winner, demand_rank)
+                    else:
+                        named_missing += 1
+                target, demand_rank = -1, BEST
+                p, stage = winner, _TRICK
+        self.demands += demands
+        self.refused += refused
+        self.reversed += reversed_
+        self.protected += protected
+        self.named += named
+        self.named_missing += named_missing
+        self.trick_rank, self.trick_count, self.trick_winner, self.passes = r, c, winner, passes
+        self.active, self.target, self.demand_rank = active, target, demand_rank
+        if round_over:
+            self._end_round()
+        elif stage == _TRICK:
+            self.phase, self.player = PLAY, q if c else p
+        else:
+            self.phase, self.player = stage, winner if stage == CHOOSE_DEMAND else target
+        return moves
 
     # ---- what policies may ask
 
@@ -1004,7 +1275,7 @@ class ClusterfuckState(State):
     # ---- rounds
 
     def _end_round(self) -> None:
-        last = next(q for q in range(self.n) if not self.out[q])
+        last = self.out.index(False)
         finish = self.finish + [last]
         magnate = finish[0]
         self.rounds_won[magnate] += 1
@@ -1077,12 +1348,17 @@ class ClusterfuckState(State):
         self._next_give_back()
 
     def _give_back(self, action: int) -> None:
-        winner, loser, _ = self.owed[0]
+        winner = self.owed[0][0]
         rank = action - GIVE_BACK
         if not 0 <= rank < 13 or not self.hands[winner][rank]:
             raise IllegalAction(f"illegal action {action_to_string(action)} for seat {winner}")
-        self._move(winner, loser, rank)
-        self.owed[0][2] -= 1
+        self._hand_back(rank)
+
+    def _hand_back(self, rank: int) -> None:
+        """The exchange winner first owed a card gives one of ``rank`` (held) back."""
+        owed = self.owed[0]
+        self._move(owed[0], owed[1], rank)
+        owed[2] -= 1
         self._next_give_back()
 
     def _next_give_back(self) -> None:
@@ -1110,13 +1386,7 @@ class ClusterfuckState(State):
     def _start_round(self, order: list[int], statuses: list[int], leader_index: int,
                      rng: random.Random | None) -> None:
         """Seat players in ``order``, deal all 52 from the leader, reset knowledge."""
-        n = self.n
-        cards = _FULL_DECK[:]
-        (rng or self._round_rng()).shuffle(cards)
-        hands = [[0] * 13 for _ in range(n)]
-        for i, r in enumerate(cards):
-            hands[order[(leader_index + i) % n]][r] += 1
-        self.hands = hands
+        self.hands = _deal(rng or self._round_rng(), order, leader_index)
         self.played = [0] * 13
         self._seat(order, statuses, order[leader_index])
 
@@ -1129,9 +1399,9 @@ class ClusterfuckState(State):
         self.status = list(statuses)
         if self.seen_in_hand is not None:  # a new deal: nobody has handed anyone anything
             self.seen_in_hand = [{} for _ in range(n * n)]
-        self.held = [sum(h) for h in self.hands]
-        self.out = [h == 0 for h in self.held]
-        self.finish = [q for q in range(n) if self.out[q]]
+        self.held = held = list(map(sum, self.hands))
+        self.out = out = [not h for h in held]
+        self.finish = [q for q in range(n) if out[q]]
         self.active = n - len(self.finish)
         self._reset_knowledge()
         self.phase, self.player = PLAY, leader
@@ -1141,13 +1411,13 @@ class ClusterfuckState(State):
 
     def _reset_knowledge(self) -> None:
         """Everyone knows their own status and, from round 2, the new Asshole's."""
-        n = self.n
-        self.known = [0] * (n * n)
-        public = [self.last_finish[-1]] if self.round_no >= 2 and self.last_finish else []
-        for p in range(n):
-            self.known[p * n + p] = self.status[p]
-            for q in public:
-                self.known[p * n + q] = self.status[q]
+        n, status = self.n, self.status
+        known = [0] * (n * n)
+        known[::n + 1] = status
+        if self.round_no >= 2 and self.last_finish:
+            asshole = self.last_finish[-1]
+            known[asshole::n] = [status[asshole]] * n
+        self.known = known
 
     def _set_position(self, hands: list[list[int]] | list[str], statuses: list[int], leader: int) -> None:
         n = self.n
@@ -1168,6 +1438,83 @@ def _highest(hand: list[int]) -> int:
     while not hand[r]:
         r -= 1
     return r
+
+
+def _deal(rng: random.Random, order: list[int], leader_index: int) -> list[list[int]]:
+    """The 52 cards shuffled and dealt one at a time from ``order[leader_index]`` round ``order``.
+
+    The draws are ``rng.shuffle``'s (Fisher-Yates from the top, each index drawn below its bound
+    from ``getrandbits`` of the bound's length, again while too high), so the hands are those of
+    shuffling the deck and dealing it; a place is final once drawn, so each card is dealt at once.
+    """
+    getrandbits = rng.getrandbits
+    n = len(order)
+    cards = _FULL_DECK[:]
+    hands = [[0] * 13 for _ in range(n)]
+    seats = [hands[order[(leader_index + i) % n]] for i in range(n)]  # card i goes to seats[i % n]
+    for i in range(DECK_SIZE - 1, 0, -1):
+        bits = _BOUND_BITS[i]
+        j = getrandbits(bits)
+        while j > i:
+            j = getrandbits(bits)
+        seats[i % n][cards[j]] += 1
+        cards[j] = cards[i]
+    seats[0][cards[0]] += 1
+    return hands
+
+
+def _hand_card(hands: list[list[int]], held: list[int], masks: list[list[int]], giver: int, taker: int,
+               rank: int) -> None:
+    """A card of ``rank`` changes hands, in the playout's rank bitmasks too (``_rank_masks``)."""
+    bit = 1 << rank
+    src, dst = hands[giver], hands[taker]
+    h = src[rank]
+    src[rank] = h - 1
+    masks[h][giver] ^= bit
+    h = dst[rank] + 1
+    dst[rank] = h
+    masks[h][taker] |= bit
+    held[giver] -= 1
+    held[taker] += 1
+
+
+def _give_best(hands: list[list[int]], held: list[int], masks: list[list[int]], giver: int, taker: int,
+               count: int) -> None:
+    """The giver's best cards, never its last one (``_give`` on the playout's bitmasks too)."""
+    src, rank = hands[giver], TWO
+    for _ in range(min(count, held[giver] - 1)):
+        while not src[rank]:
+            rank -= 1
+        _hand_card(hands, held, masks, giver, taker, rank)
+
+
+def _rank_masks(hands: list[list[int]]) -> list[list[int]]:
+    """``masks[c][p]``: bit r set when hand ``p`` holds ``c`` or more cards of rank r (c = 1..4)."""
+    n = len(hands)
+    masks = [[0] * n for _ in range(5)]
+    one, two, three, four = masks[1:]
+    for p, hand in enumerate(hands):
+        m1 = m2 = m3 = m4 = 0
+        for h, bit in zip(hand, _RANK_BITS):
+            if h:
+                m1 |= bit
+                if h > 1:
+                    m2 |= bit
+                    if h > 2:
+                        m3 |= bit
+                        if h > 3:
+                            m4 |= bit
+        one[p], two[p], three[p], four[p] = m1, m2, m3, m4
+    return masks
+
+
+def _rank_names(counts: list[int]) -> list[str]:
+    """The rank name of every card counted, low to high."""
+    names: list[str] = []
+    for name, k in zip(RANKS, counts):
+        if k:
+            names += [name] * k
+    return names
 
 
 def _hand_counts(hand: list[int] | str) -> list[int]:
