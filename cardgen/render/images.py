@@ -10,6 +10,8 @@ import math
 from functools import lru_cache
 from pathlib import Path
 
+from reportlab.lib.rl_accel import fp_str
+
 #: the longest side, in pixels, an art file is decoded to: 600 dpi across a 5 in card; a larger
 #: file is decoded at this size, so a 40-megapixel photo costs tens of MB, not hundreds
 MAX_SIDE = 3000
@@ -113,11 +115,12 @@ def draw_glyph(canvas, glyph: Glyph, cx: float, cy: float, size: float) -> None:
 
         draw_icon(canvas, glyph[0], cx, cy, size, glyph[1], glyph[2])
         return
+    # saveState, transform, doForm and restoreState as reportlab writes them, in one go: an icon
+    # in running text is drawn some thousands of times a deck, and nothing else changes in between
     scale = size / GLYPH_BOX
-    canvas.saveState()
-    canvas.transform(scale, 0, 0, scale, cx - size / 2, cy - size / 2)
-    canvas.doForm(form)
-    canvas.restoreState()
+    canvas._code += ("q", f"{fp_str(scale, 0, 0, scale, cx - size / 2, cy - size / 2)} cm",
+                     f"/{canvas._doc.getXObjectName(form)} Do", "Q")
+    canvas._formsinuse.append(form)
 
 
 def define_art_form(canvas, path: Path, name: str) -> None:
