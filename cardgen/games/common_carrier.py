@@ -489,6 +489,11 @@ class CommonCarrierGame(Game["CommonCarrierState"]):
         """A uniformly drawn legal action, without listing them all."""
         return state.sample_action(rng)
 
+    def random_playout(self, state: CommonCarrierState, rng: random.Random, max_moves: int,
+                       branching: list[int]) -> int:
+        """Random moves until the game ends or ``max_moves`` are made (the runner's all-random game)."""
+        return state.random_playout(rng, max_moves, branching)
+
     def metrics(self, state: CommonCarrierState) -> dict[str, Any]:
         return {"target": self.target, "reached": [list(r) for r in state.reached],
                 "fill": bin(state.occ).count("1") / (SPAN * SPAN)}
@@ -672,25 +677,31 @@ class CommonCarrierState(State):
 
     def sample_action(self, rng: random.Random) -> tuple:
         """A legal action drawn uniformly: pick a combination by its count, then a pair in it."""
-        combos = self._combo_list()
-        pick = rng.randrange(self._combo_total)
-        for weight, combo in combos:
-            if pick < weight:
-                if combo[0] == "one":
-                    action = self._combo_action_at(combo, pick // 2)
-                else:
-                    action = self._sample_pair(combo, pick if combo[0] == "same" else pick // 2, rng)
-                self._trusted = action
-                return action
-            pick -= weight
-        raise AssertionError("unreachable")
+        action = _placement_action(self, self._sample_placement(rng), self.game.card_mask)
+        self._trusted = action
+        return action
+
+    def random_playout(self, rng: random.Random, max_moves: int, branching: list[int]) -> int:
+        """``CommonCarrierGame.random_playout``: the plays ``sample_action`` draws (the same random
+        draws, so the same game as move by move), laid without making or checking actions."""
+        moves = 0
+        while not self.finished and moves < max_moves:
+            self._combo_list()
+            branching.append(self._combo_total // 2)
+            self._lay(self._sample_placement(rng))
+            moves += 1
+        return moves
 
     def apply_action(self, action: Sequence) -> None:
         if self.finished:
             raise IllegalAction("the game is over")
         if action is not self._trusted or action is None:
             self._check_listed(action)
-        self._apply(tuple(action))
+        masks = self.game.card_mask
+        place: tuple = ()
+        for card, r, c, t in action:
+            place += (card, (r + 1) * W + c + 1, _TURNED[masks[card]] if t else masks[card])
+        self._lay(place)
 
     # --- what the rules ask about a position ----------------------------
 
@@ -822,16 +833,17 @@ class CommonCarrierState(State):
         self.quota = min(quota, len(cards))
         self._begin_decision(1 - owner, cards)
 
-    def _apply(self, action: tuple) -> None:
+    def _lay(self, place: tuple) -> None:
+        """Make a play given as (card, cell, oriented mask) once or twice in a row: lay the cards,
+        then the turn flow."""
         player = self.player
-        masks = self.game.card_mask
-        for card, r, c, t in action:
-            cell = (r + 1) * W + c + 1
+        for i in range(0, len(place), 3):
+            card, cell = place[i], place[i + 1]
             self.placed.append(card)
             self.placed_cells.append(cell)
-            self._put(card, cell, _TURNED[masks[card]] if t else masks[card])
+            self._put(card, cell, place[i + 2])
         self.moves += 1
-        played = {card for card, *_ in action}
+        played = place[::3]
         if self.phase == PHASE_TURN:
             # a full play leaves only the hole card (or, in the endgame, the rest)
             hand = self.hands[player]
@@ -1242,11 +1254,14 @@ class CommonCarrierState(State):
 
     def _combo_action_at(self, combo: tuple, index: int) -> tuple:
         """The index-th ordered placement of a combination (same order as listing)."""
+        return _placement_action(self, self._combo_placement_at(combo, index), self.game.card_mask)
+
+    def _combo_placement_at(self, combo: tuple, index: int) -> tuple:
+        """``_combo_action_at`` as (card, cell, oriented mask) once or twice."""
         if combo[0] == "one":
             _, card, mask = combo
             fit, _ = self._fits(mask)
-            cell = _nth_bit(fit & self._board_sets()[1], index)
-            return ((card, *row_col(cell), mask != self.game.card_mask[card]),)
+            return card, _nth_bit(fit & self._board_sets()[1], index), mask
         kind, a, ma, b, mb = combo
         for c1, c2s, step in self._pair_chunks(ma, mb):
             n = _popcount(c2s)
@@ -1256,12 +1271,21 @@ class CommonCarrierState(State):
                 else:
                     x = _nth_bit(c2s, index)
                     y = x + step
-                if kind == "same" and x > y:
-                    # the same position with the two identical cards swapped
-                    return self._pair_action(a, mb, y, b, ma, x)
-                return self._pair_action(a, ma, x, b, mb, y)
+                return _pair_placement(kind, a, ma, x, b, mb, y)
             index -= n
         raise AssertionError("index beyond the combination's count")
+
+    def _sample_placement(self, rng: random.Random) -> tuple:
+        """``sample_action`` as (card, cell, oriented mask) once or twice."""
+        combos = self._combo_list()
+        pick = rng.randrange(self._combo_total)
+        for weight, combo in combos:
+            if pick < weight:
+                if combo[0] == "one":
+                    return self._combo_placement_at(combo, pick // 2)
+                return self._sample_pair(combo, pick if combo[0] == "same" else pick // 2, rng)
+            pick -= weight
+        raise AssertionError("unreachable")
 
     def _sample_pair(self, combo: tuple, pick: int, rng: random.Random) -> tuple:
         """An ordered placement of a two-card combination, uniformly, given ``pick``: a uniform
@@ -1290,10 +1314,7 @@ class CommonCarrierState(State):
                 break
         else:
             x, y = self._counted_pair(pick - apart, ma, mb)
-        if kind == "same" and x > y:
-            # the same position with the two identical cards swapped
-            return self._pair_action(a, mb, y, b, ma, x)
-        return self._pair_action(a, ma, x, b, mb, y)
+        return _pair_placement(kind, a, ma, x, b, mb, y)
 
     def _counted_pair(self, index: int, ma: int, mb: int) -> tuple[int, int]:
         """The index-th of the placements ``_sample_pair`` does not draw: a card away from the board
@@ -1387,6 +1408,14 @@ class CommonCarrierState(State):
         for item in reversed(undo):
             self._lift(*item)
         return ok
+
+
+def _pair_placement(kind: str, a: int, ma: int, x: int, b: int, mb: int, y: int) -> tuple:
+    """The placement (a, x, ma, b, y, mb) as listing gives it: two cards of one kind on x > y
+    swapped (the same position), the lower card id first."""
+    if kind == "same" and x > y:
+        x, ma, y, mb = y, mb, x, ma
+    return (a, x, ma, b, y, mb) if a < b else (b, y, mb, a, x, ma)
 
 
 def _orientations(mask: int) -> tuple[int, ...]:
