@@ -20,6 +20,7 @@ distances (``_AfterMove``) rather than by laying every play.
 """
 from __future__ import annotations
 
+import operator
 import random
 import re
 from collections.abc import Iterable, Iterator, Mapping, Sequence
@@ -233,9 +234,17 @@ def _shift_back(x: int, step: int) -> int:
 
 
 def _nth_bit(x: int, n: int) -> int:
-    for i, cell in enumerate(_bits(x)):
-        if i == n:
-            return cell
+    """The n-th cell of x in increasing order, counted a row of the inner board at a time."""
+    if x & ~INNER_SET:
+        return _cell_list(x)[n]
+    row = _ROW_COL[(x & -x).bit_length() - 1][0]
+    while row < INNER:
+        shift, table = _ROW_TABLES[row]
+        cells = table[(x >> shift) & 511]
+        if n < len(cells):
+            return cells[n]
+        n -= len(cells)
+        row += 1
     raise IndexError(n)
 
 
@@ -568,15 +577,15 @@ class CommonCarrierState(State):
         #: per player, the move at which their best path first reached 5, 6, 7, 8
         self.reached: list[list[int | None]] = [[None] * 4, [None] * 4]
         self._level = 0
-        self._sets: tuple[int, int, int, tuple[tuple[int, int], ...], Any] | None = None
+        self._sets: tuple[int, int, int, tuple[int, ...], Any] | None = None
         self._away: tuple[int, int, int, int] = (0, 0, 0, 0)
+        self._fronts: tuple[int, int, int, int] = (0, 0, 0, 0)
         self._combos: list | None = None
         #: the sum of the weights in ``_combos``
         self._combo_total = 0
         #: per oriented mask, where it fits on this board (``_fits``), reset with ``_sets``
         self._fit_cache: dict[int, tuple[int, tuple[int, int, int, int]]] = {}
         self._near_cache: dict[int, tuple[int, int, int, tuple[int, int, int, int]]] = {}
-        self._cell_lists: dict[int, list[int]] = {}
         #: per (mask of a, mask of b) counted, the placements with both near the board and apart,
         #: and each mask's cells near the board and their number
         self._apart: dict[tuple[int, int], tuple[int, int, int, int, int]] = {}
@@ -864,6 +873,8 @@ class CommonCarrierState(State):
         """
         target = self.game.target
         reached = []
+        line = self.line
+        hl, vl = line[1] & (line[3] >> 1), line[2] & (line[0] >> W)
         for player in (mover, 1 - mover):
             marks = self.reached[player]
             # the measure matters once it can reach a mark not yet made, or the target
@@ -872,9 +883,10 @@ class CommonCarrierState(State):
                 if marks[i] is None:
                     need = min(need, t)
                     break
-            if self.own_links(player) < need:
+            own = self.own[player]
+            if (hl & own & (own >> 1)).bit_count() + (vl & own & (own >> W)).bit_count() < need:
                 continue
-            v = self.value(player)
+            v = _best_path(hl, vl, own)
             for i, t in enumerate(REPORTED_TARGETS):
                 if v >= t and marks[i] is None:
                     marks[i] = self.moves
@@ -908,32 +920,48 @@ class CommonCarrierState(State):
 
     # --- the board, incrementally --------------------------------------------
 
-    def _put(self, card: int, cell: int, mask: int) -> tuple:
-        """Lay ``card`` on ``cell``; returns what ``_lift`` needs to undo it."""
-        box = self.bbox
-        undo = (cell, self.top[cell], self.mask[cell], box)
+    def _put_undoably(self, card: int, cell: int, mask: int) -> tuple:
+        """``_put``, returning what ``_lift`` needs to undo it."""
+        undo = (cell, self.top[cell], self.mask[cell], self.bbox)
+        self._put(card, cell, mask)
+        return undo
+
+    def _put(self, card: int, cell: int, mask: int) -> None:
+        """Lay ``card`` on ``cell``."""
         bit = 1 << cell
-        keep = ~bit
+        line, own = self.line, self.own
+        counts = self.game.card_counts[card]
+        if self.top[cell] >= 0:  # a card covered: its sides and owners go
+            keep = ~bit
+            line[0] &= keep
+            line[1] &= keep
+            line[2] &= keep
+            line[3] &= keep
+            own[0] &= keep
+            own[1] &= keep
         self.top[cell] = card
         self.mask[cell] = mask
         self.occ |= bit
-        line = self.line
-        line[0] = line[0] & keep | bit * (mask & 1)
-        line[1] = line[1] & keep | bit * (mask >> 1 & 1)
-        line[2] = line[2] & keep | bit * (mask >> 2 & 1)
-        line[3] = line[3] & keep | bit * (mask >> 3)
-        counts = self.game.card_counts[card]
-        own = self.own
-        own[0] = own[0] & keep | bit * (counts & 1)
-        own[1] = own[1] & keep | bit * (counts >> 1)
+        if mask & TOP:
+            line[0] |= bit
+        if mask & RIGHT:
+            line[1] |= bit
+        if mask & BOTTOM:
+            line[2] |= bit
+        if mask & LEFT:
+            line[3] |= bit
+        if counts & 1:
+            own[0] |= bit
+        if counts & 2:
+            own[1] |= bit
         r, c = _ROW_COL[cell]
+        box = self.bbox
         if box is None:
             self.bbox = (r, r, c, c)
         else:
             r0, r1, c0, c1 = box
             if r < r0 or r > r1 or c < c0 or c > c1:
                 self.bbox = (min(r0, r), max(r1, r), min(c0, c), max(c1, c))
-        return undo
 
     def _lift(self, cell: int, card: int, mask: int, bbox: Any) -> None:
         if card < 0:
@@ -952,7 +980,6 @@ class CommonCarrierState(State):
         if self._fit_cache:
             self._fit_cache = {}
             self._near_cache = {}
-            self._cell_lists = {}
             self._apart = {}
         self._trusted = None
         self._legal = None
@@ -965,10 +992,10 @@ class CommonCarrierState(State):
         if self._sets is not None:
             return self._sets
         occ = self.occ
-        bad: tuple[tuple[int, int], ...]
+        bad: tuple[int, ...]
         if not occ:
             frontier, window = 1 << CENTER, INNER_SET
-            bad = ((0, 0),) * 4
+            bad = (0,) * 8
             conflicts = None
         else:
             box = self.bbox
@@ -985,13 +1012,17 @@ class CommonCarrierState(State):
             # a cell conflicts on side i when its neighbour there is occupied and
             # shows a line (for a blank side) or a blank (for a line side)
             f0, f1, f2, f3 = l2 << W, l3 >> 1, l0 >> W, l1 << 1
-            bad = ((f0, occ << W & ~f0), (f1, occ >> 1 & ~f1), (f2, occ >> W & ~f2), (f3, occ << 1 & ~f3))
+            # (side 0 blank, side 0 line, side 1 blank, ...): picked by ``_SIDE_PICK``
+            bad = (f0, occ << W & ~f0, f1, occ >> 1 & ~f1, f2, occ >> W & ~f2, f3, occ << 1 & ~f3)
             r0, r1, c0, c1 = box
             conflicts = box if r1 - r0 == SPAN - 2 or c1 - c0 == SPAN - 2 else None
         self._sets = (occ, frontier, window, bad, conflicts)
         # cells away from the board, shifted onto the cells diagonal to them (``_near_fits``)
         away = window & ~frontier
         self._away = (away << (W + 1), away << (W - 1), away >> (W - 1), away >> (W + 1))
+        # per side: cells that are near the board or whose neighbour on that side is
+        self._fronts = (frontier | frontier << W, frontier | frontier >> 1,
+                        frontier | frontier >> W, frontier | frontier << 1)
         return self._sets
 
     def _fits(self, mask: int) -> tuple[int, tuple[int, int, int, int]]:
@@ -1000,14 +1031,10 @@ class CommonCarrierState(State):
         if cached is not None:
             return cached
         _occ, _frontier, window, bad, _ = self._sets or self._board_sets()
-        b0 = bad[0][mask & 1]
-        b1 = bad[1][(mask >> 1) & 1]
-        b2 = bad[2][(mask >> 2) & 1]
-        b3 = bad[3][(mask >> 3) & 1]
-        fit = window & ~(b0 | b1 | b2 | b3)
-        out = (fit, (window & ~(b1 | b2 | b3), window & ~(b0 | b2 | b3),
-                     window & ~(b0 | b1 | b3), window & ~(b0 | b1 | b2)))
-        self._fit_cache[mask] = out
+        b0, b1, b2, b3 = _SIDE_PICK[mask](bad)
+        b01, b23 = b0 | b1, b2 | b3
+        out = self._fit_cache[mask] = (window & ~(b01 | b23), (
+            window & ~(b1 | b23), window & ~(b0 | b23), window & ~(b01 | b3), window & ~(b01 | b2)))
         return out
 
     def _near_fits(self, mask: int) -> tuple[int, int, int, tuple[int, int, int, int]]:
@@ -1020,17 +1047,9 @@ class CommonCarrierState(State):
         cached = self._near_cache.get(mask)
         if cached is not None:
             return cached
-        occ, frontier, window, bad, _ = self._sets or self._board_sets()
-        fitted = self._fit_cache.get(mask)
-        if fitted is None:
-            b0 = bad[0][mask & 1]
-            b1 = bad[1][(mask >> 1) & 1]
-            b2 = bad[2][(mask >> 2) & 1]
-            b3 = bad[3][(mask >> 3) & 1]
-            fitted = self._fit_cache[mask] = (
-                window & ~(b0 | b1 | b2 | b3),
-                (window & ~(b1 | b2 | b3), window & ~(b0 | b2 | b3),
-                 window & ~(b0 | b1 | b3), window & ~(b0 | b1 | b2)))
+        sets = self._sets or self._board_sets()
+        occ, frontier = sets[0], sets[1]
+        fitted = self._fits(mask)
         near = fitted[0] & frontier
         free = near & ~occ
         corner = 0
@@ -1128,7 +1147,8 @@ class CommonCarrierState(State):
 
     def _count_near(self, ma: int, near_a: tuple, mb: int, near_b: tuple) -> int:
         """``_count_pairs`` given the two masks' ``_near_fits``."""
-        _occ, frontier, _window, _bad, conflicts = self._sets or self._board_sets()
+        conflicts = (self._sets or self._board_sets())[4]
+        fronts = self._fronts
         pa, na, corner_a, exa = near_a
         pb, nb, corner_b, exb = near_b
         pc = int.bit_count
@@ -1143,13 +1163,13 @@ class CommonCarrierState(State):
         # orthogonal neighbours whose shared edges agree, at least one near the board
         # (a's side i faces b's side i + 2; b sits at a + step)
         if not (ma ^ (mb >> 2)) & 1:  # a's top, b's bottom: b = a - W
-            n += pc(exa[0] & exb[2] << W & (frontier | frontier << W))
+            n += pc(exa[0] & exb[2] << W & fronts[0])
         if not ((ma >> 1) ^ (mb >> 3)) & 1:  # a's right, b's left: b = a + 1
-            n += pc(exa[1] & exb[3] >> 1 & (frontier | frontier >> 1))
+            n += pc(exa[1] & exb[3] >> 1 & fronts[1])
         if not ((ma >> 2) ^ mb) & 1:  # a's bottom, b's top: b = a + W
-            n += pc(exa[2] & exb[0] >> W & (frontier | frontier >> W))
+            n += pc(exa[2] & exb[0] >> W & fronts[2])
         if not ((ma >> 3) ^ (mb >> 1)) & 1:  # a's left, b's right: b = a - 1
-            n += pc(exa[3] & exb[1] << 1 & (frontier | frontier << 1))
+            n += pc(exa[3] & exb[1] << 1 & fronts[3])
         return n
 
     @staticmethod
@@ -1196,13 +1216,17 @@ class CommonCarrierState(State):
             c2s = DIAG[c1] & free_pb
             if c2s:
                 yield c1, c2s, 0
+        for step, ones in self._side_by_side(ma, exa, mb, exb):
+            if ones:
+                yield -1, ones, step
+
+    def _side_by_side(self, ma: int, exa: tuple, mb: int, exb: tuple) -> Iterator[tuple[int, int]]:
+        """For each side of a whose edge agrees with b's facing one: (step, the cells x where a on x
+        and b on x + step fit, one of them near the board), given ``_fits``' sides of both."""
         for side, step in enumerate(SIDE_STEP):
             opp = OPPOSITE[side]
             if bool(ma & SIDE_BITS[side]) == bool(mb & SIDE_BITS[opp]):
-                ones = (exa[side] & _shift_back(exb[opp], step)
-                        & (frontier | _shift_back(frontier, step)))
-                if ones:
-                    yield -1, ones, step
+                yield step, exa[side] & _shift_back(exb[opp], step) & self._fronts[side]
 
     @staticmethod
     def _stretching(c1: int, box: tuple[int, int, int, int]) -> int:
@@ -1303,10 +1327,9 @@ class CommonCarrierState(State):
             apart, pb, nb, pa, na = self._apart[(mb, ma)]
         if pick < apart:
             conflicts = self._board_sets()[4]
-            cells_a, cells_b = self._cells_of(pa), self._cells_of(pb)
             while True:
                 i, j = divmod(rng.randrange(na * nb), nb)
-                x, y = cells_a[i], cells_b[j]
+                x, y = _nth_bit(pa, i), _nth_bit(pb, j)
                 if x == y or y - x in _ORTH_STEPS:
                     continue
                 if conflicts is not None and (self._stretching(x, conflicts) >> y) & 1:
@@ -1318,41 +1341,28 @@ class CommonCarrierState(State):
 
     def _counted_pair(self, index: int, ma: int, mb: int) -> tuple[int, int]:
         """The index-th of the placements ``_sample_pair`` does not draw: a card away from the board
-        at a corner of the other (a's near, then b's near), then side by side."""
-        occ, frontier, window, _bad, _ = self._sets or self._board_sets()
+        at a corner of the other (a's near, then b's near; a diagonal at a time), then side by
+        side."""
+        occ = (self._sets or self._board_sets())[0]
         pa, _, _, exa = self._near_fits(ma)
         pb, _, _, exb = self._near_fits(mb)
-        away = window & ~frontier
         pc = int.bit_count
-        for x in _cell_list(pa & ~occ):
-            ys = DIAG[x] & away
-            k = pc(ys)
-            if index < k:
-                return x, _nth_bit(ys, index)
-            index -= k
-        for y in _cell_list(pb & ~occ):
-            xs = DIAG[y] & away
-            k = pc(xs)
-            if index < k:
-                return _nth_bit(xs, index), y
-            index -= k
-        for side, step in enumerate(SIDE_STEP):
-            opp = OPPOSITE[side]
-            if bool(ma & SIDE_BITS[side]) == bool(mb & SIDE_BITS[opp]):
-                ones = (exa[side] & _shift_back(exb[opp], step)
-                        & (frontier | _shift_back(frontier, step)))
-                k = pc(ones)
+        for held, near in ((0, pa & ~occ), (1, pb & ~occ)):
+            # the cells of ``near`` with the cell a diagonal step away away from the board
+            for away, step in zip(self._away, DIAG_STEPS):
+                cells = near & away
+                k = pc(cells)
                 if index < k:
-                    x = _nth_bit(ones, index)
-                    return x, x + step
+                    x = _nth_bit(cells, index)
+                    return (x + step, x) if held else (x, x + step)
                 index -= k
+        for step, ones in self._side_by_side(ma, exa, mb, exb):
+            k = pc(ones)
+            if index < k:
+                x = _nth_bit(ones, index)
+                return x, x + step
+            index -= k
         raise AssertionError("index beyond the combination's count")
-
-    def _cells_of(self, cells: int) -> list[int]:
-        listed = self._cell_lists.get(cells)
-        if listed is None:
-            listed = self._cell_lists[cells] = _cell_list(cells)
-        return listed
 
     def _pair_action(self, a: int, ma: int, x: int, b: int, mb: int, y: int) -> tuple:
         masks = self.game.card_mask
@@ -1394,7 +1404,7 @@ class CommonCarrierState(State):
         cells = [cell_of(r, c) for _, r, c, _ in action]
         if not self.occ and CENTER not in cells:
             return False
-        undo = [self._put(card, cell, self.game._oriented(card, t))
+        undo = [self._put_undoably(card, cell, self.game._oriented(card, t))
                 for (card, _, _, t), cell in zip(action, cells)]
         assert self.bbox is not None  # cards were just laid
         r0, r1, c0, c1 = self.bbox
@@ -1426,6 +1436,8 @@ def _orientations(mask: int) -> tuple[int, ...]:
 _ORIENTATIONS = [_orientations(_m) for _m in range(16)]
 _TURNED = [turned(_m) for _m in range(16)]
 _CANONICAL = [canonical(_m) for _m in range(16)]
+#: per mask, its four sides' conflicts from a board's ``bad`` (``_fits``)
+_SIDE_PICK = [operator.itemgetter(*(2 * _i + (_m >> _i & 1) for _i in range(4))) for _m in range(16)]
 
 
 def _popcount(x: int) -> int:
@@ -1764,7 +1776,7 @@ class _AfterMove:
 
     def _laid(self, place: tuple, player: int) -> tuple[int, int]:
         state = self.state
-        undo = [state._put(place[i], place[i + 1], place[i + 2]) for i in range(0, len(place), 3)]
+        undo = [state._put_undoably(place[i], place[i + 1], place[i + 2]) for i in range(0, len(place), 3)]
         line = state.line
         hl, vl = line[1] & (line[3] >> 1), line[2] & (line[0] >> W)
         out = []
