@@ -298,6 +298,9 @@ def _near(x: int) -> int:
             | x << (W + 1) | x << (W - 1) | x >> (W + 1) | x >> (W - 1))
 
 
+_HALO = [_near(1 << _cell) for _cell in range(CELLS)]
+
+
 def _connected(x: int) -> bool:
     """Whether the cells of x are 8-connected."""
     if not x:
@@ -433,62 +436,79 @@ class CommonCarrierGame(Game["CommonCarrierState"]):
             raise IllegalAction(f"player {player} has no move here")
         target = self.target
         after = _AfterMove(state)
+        both = after.both
+        mine_now, theirs_now = after.best[player], after.best[1 - player]
+        occ = state.occ
         scores: dict[tuple, int] = {}
         counts = self.card_counts
         masks = self.card_mask
-        # in the order of legal_actions(), without making each action until it is needed
+        # in the order of legal_actions(), without making each action unless it is among the best
         best: list[tuple] = []
-        best_score = None
-        placed: list[tuple]
+        best_score = -2000  # below every score
+        place: tuple
         for _, combo in state._combo_list():
             if combo[0] == "one":
                 _, card, mask = combo
                 fit, _ = state._fits(mask)
-                placed = [(card, cell, mask) for cell in _cell_list(fit & state._board_sets()[1])]
-            else:
-                kind, a, ma, b, mb = combo
-                placed = []
-                for c1, c2s, step in state._pair_chunks(ma, mb):
-                    if step == 0:
-                        placed.extend((a, c1, ma, b, c2, mb) for c2 in _cell_list(c2s))
-                    else:
-                        placed.extend((a, x, ma, b, x + step, mb) for x in _cell_list(c2s))
-                if kind == "same":
-                    placed = [p for p in placed if p[1] < p[4]]
-            for place in placed:
-                if len(place) == 6:
-                    a, x, ma, b, y, mb = place
-                    key: tuple
-                    if x > y:  # the same outcome either way round
-                        key = (y, counts[b], x, counts[a])
-                        if x - y in _ORTH_STEPS:  # their shared edge may be a new link
-                            key = (*key, mb, ma)
-                    else:
-                        key = (x, counts[a], y, counts[b])
-                        if y - x in _ORTH_STEPS:
-                            key = (*key, ma, mb)
-                else:
-                    key = (place[1], counts[place[0]])
-                score = scores.get(key)
-                if score is None:
-                    if len(key) == 4:
-                        ix, iy = after.both(key[0], key[1]), after.both(key[2], key[3])
-                        if ix is not None and iy is not None and not (ix[0] & iy[0] or ix[2] & iy[2]):
+                for cell in _cell_list(fit & state._board_sets()[1]):
+                    place = (card, cell, mask)
+                    key: tuple = (cell, counts[card])
+                    score = scores.get(key)
+                    if score is None:
+                        score = scores[key] = _score(target, *after.values_at(place, player))
+                    if score >= best_score:
+                        if score > best_score:
+                            best, best_score = [], score
+                        best.append(place)
+                continue
+            kind, a, ma, b, mb = combo
+            ca, cb = counts[a], counts[b]
+            same = kind == "same"  # two cards of a kind: each pair of cells once, lower cell first
+            for c1, c2s, step in state._pair_chunks(ma, mb):
+                if step == 0:  # a on c1 and b on any cell of c2s, never side by side
+                    ix = both(c1, ca)
+                    if ix is not None:
+                        mine_x, theirs_x = max(mine_now, ix[1]), max(theirs_now, ix[3])
+                        groups_mine, groups_theirs = ix[0].isdisjoint, ix[2].isdisjoint
+                    known = after.known(cb)
+                    for y in _cell_list(c2s):
+                        if same and y < c1:
+                            continue
+                        iy = known[y] if y in known else both(y, cb)
+                        if ix is not None and iy is not None and groups_mine(iy[0]) and groups_theirs(iy[2]):
                             # apart and on different groups: each hangs on the board on its own
-                            mine = max(after.best[player], ix[1], iy[1])
-                            theirs = max(after.best[1 - player], ix[3], iy[3])
+                            mine = iy[1] if iy[1] > mine_x else mine_x
+                            theirs = iy[3] if iy[3] > theirs_x else theirs_x
+                            score = 1000 if mine >= target else (-1000 if theirs >= target else mine - theirs)
                         else:
-                            mine, theirs = after.apart(place, player, key[0], key[1], key[2], key[3])
-                    elif len(key) == 6 and not (state.occ >> key[0]) & 1 and not (state.occ >> key[2]) & 1:
-                        mine, theirs = after.side_by_side(place, player, key)
-                    else:
-                        mine, theirs = after.values_at(place, player)
-                    score = 1000 if mine >= target else (-1000 if theirs >= target else mine - theirs)
-                    scores[key] = score
-                if best_score is None or score > best_score:
-                    best, best_score = [place], score
-                elif score == best_score:
-                    best.append(place)
+                            # the same outcome either way round
+                            key = (c1, ca, y, cb) if c1 < y else (y, cb, c1, ca)
+                            score = scores.get(key)
+                            if score is None:
+                                score = scores[key] = _score(target, *after.apart(
+                                    (a, c1, ma, b, y, mb), player, *key))
+                        if score >= best_score:
+                            if score > best_score:
+                                best, best_score = [], score
+                            best.append((a, c1, ma, b, y, mb))
+                    continue
+                for x in _cell_list(c2s):  # side by side: their shared edge may be a new link
+                    y = x + step
+                    if same and y < x:
+                        continue
+                    key = (x, ca, y, cb, ma, mb) if x < y else (y, cb, x, ca, mb, ma)
+                    score = scores.get(key)
+                    if score is None:
+                        place = (a, x, ma, b, y, mb)
+                        if not (occ >> x) & 1 and not (occ >> y) & 1:
+                            score = _score(target, *after.side_by_side(place, player, key))
+                        else:
+                            score = _score(target, *after.values_at(place, player))
+                        scores[key] = score
+                    if score >= best_score:
+                        if score > best_score:
+                            best, best_score = [], score
+                        best.append((a, x, ma, b, y, mb))
         choice = _placement_action(state, rng.choice(best), masks)
         state._trusted = choice
         return choice
@@ -552,6 +572,8 @@ class CommonCarrierState(State):
         self.top = [-1] * CELLS
         self.mask = [0] * CELLS
         self.occ = 0
+        #: the occupied cells and their 8 neighbours
+        self.halo = 0
         #: cells whose top card has a line on side i (TOP, RIGHT, BOTTOM, LEFT)
         self.line = [0, 0, 0, 0]
         #: cells whose top card counts for player p (owned by p, or a PBX)
@@ -794,8 +816,10 @@ class CommonCarrierState(State):
         for _ in range(2):
             other = 1 - player
             deck, hand = self.decks[player], self.hands[player]
-            for _ in range(min(2, len(deck))):
+            if deck:
                 hand.append(deck.pop())
+                if deck:
+                    hand.append(deck.pop())
             if hand:
                 self.phase, self.pending = PHASE_TURN, []
                 self.endgame_turn = self.game.endgame and not deck
@@ -816,10 +840,10 @@ class CommonCarrierState(State):
         self.player = player
         if self.phase == PHASE_TURN:
             quota = min(1 if self.endgame_turn else 2, len(cards))
-            levels = [quota]
+            levels: Iterable[int] = (quota,)
         else:
             quota = min(self.quota, len(cards))
-            levels = list(range(quota, 0, -1))
+            levels = range(quota, 0, -1)
         self.quota = quota
         self._invalidate()
         for level in levels:
@@ -846,13 +870,13 @@ class CommonCarrierState(State):
         """Make a play given as (card, cell, oriented mask) once or twice in a row: lay the cards,
         then the turn flow."""
         player = self.player
-        for i in range(0, len(place), 3):
-            card, cell = place[i], place[i + 1]
-            self.placed.append(card)
-            self.placed_cells.append(cell)
-            self._put(card, cell, place[i + 2])
-        self.moves += 1
         played = place[::3]
+        self.placed += played
+        self.placed_cells += place[1::3]
+        self._put(*place[:3])
+        if len(place) > 3:
+            self._put(*place[3:])
+        self.moves += 1
         if self.phase == PHASE_TURN:
             # a full play leaves only the hole card (or, in the endgame, the rest)
             hand = self.hands[player]
@@ -875,7 +899,12 @@ class CommonCarrierState(State):
         reached = []
         line = self.line
         hl, vl = line[1] & (line[3] >> 1), line[2] & (line[0] >> W)
+        least = min(target, REPORTED_TARGETS[0])
         for player in (mover, 1 - mover):
+            own = self.own[player]
+            links = (hl & own & (own >> 1)).bit_count() + (vl & own & (own >> W)).bit_count()
+            if links < least:
+                continue
             marks = self.reached[player]
             # the measure matters once it can reach a mark not yet made, or the target
             need = target
@@ -883,8 +912,7 @@ class CommonCarrierState(State):
                 if marks[i] is None:
                     need = min(need, t)
                     break
-            own = self.own[player]
-            if (hl & own & (own >> 1)).bit_count() + (vl & own & (own >> W)).bit_count() < need:
+            if links < need:
                 continue
             v = _best_path(hl, vl, own)
             for i, t in enumerate(REPORTED_TARGETS):
@@ -942,6 +970,7 @@ class CommonCarrierState(State):
         self.top[cell] = card
         self.mask[cell] = mask
         self.occ |= bit
+        self.halo |= _HALO[cell]
         if mask & TOP:
             line[0] |= bit
         if mask & RIGHT:
@@ -968,6 +997,7 @@ class CommonCarrierState(State):
             bit = 1 << cell
             self.top[cell], self.mask[cell] = -1, 0
             self.occ &= ~bit
+            self.halo = _near(self.occ)
             self.line = [x & ~bit for x in self.line]
             self.own = [x & ~bit for x in self.own]
         else:
@@ -1006,8 +1036,7 @@ class CommonCarrierState(State):
                 known = _WINDOWS[box] = (_rows(r1 - SPAN + 1, r0 + SPAN - 1)
                                          & _cols(c1 - SPAN + 1, c0 + SPAN - 1))
             window = known
-            frontier = (occ | occ << 1 | occ >> 1 | occ << W | occ >> W | occ << (W + 1)
-                        | occ << (W - 1) | occ >> (W + 1) | occ >> (W - 1)) & window
+            frontier = self.halo & window
             l0, l1, l2, l3 = self.line
             # a cell conflicts on side i when its neighbour there is occupied and
             # shows a line (for a blank side) or a blank (for a line side)
@@ -1067,9 +1096,7 @@ class CommonCarrierState(State):
         cards = self.pending if self.phase == PHASE_HANDOVER else self.hands[self.player]
         game = self.game
         if self._level == 2 and len(cards) == 2:
-            two = self._combos = self._two_card_combos(*cards)
-            self._combo_total = sum(weight for weight, _ in two)
-            return two
+            return self._two_card_combos(*cards)
         kinds: dict[int, list[int]] = {}
         for card in cards:
             kinds.setdefault(canonical(game.card_mask[card]), []).append(card)
@@ -1103,7 +1130,8 @@ class CommonCarrierState(State):
         return combos
 
     def _two_card_combos(self, a: int, b: int) -> list:
-        """``_combo_list`` for a hand of two cards to play both (the usual turn), in its order."""
+        """``_combo_list`` for a hand of two cards to play both (the usual turn), in its order (and
+        their total weight)."""
         masks = self.game.card_mask
         ka, kb = _CANONICAL[masks[a]], _CANONICAL[masks[b]]
         if ka > kb:
@@ -1135,6 +1163,8 @@ class CommonCarrierState(State):
                     n = count(ma, near_a, mb, near_b)
                     if n:
                         combos.append((2 * n, ("two", a, ma, b, mb)))
+        self._combos = combos
+        self._combo_total = sum([weight for weight, _ in combos])
         return combos
 
     def _count_pairs(self, ma: int, mb: int) -> int:
@@ -1302,7 +1332,7 @@ class CommonCarrierState(State):
     def _sample_placement(self, rng: random.Random) -> tuple:
         """``sample_action`` as (card, cell, oriented mask) once or twice."""
         combos = self._combo_list()
-        pick = rng.randrange(self._combo_total)
+        pick = _below(rng, self._combo_total)
         for weight, combo in combos:
             if pick < weight:
                 if combo[0] == "one":
@@ -1328,7 +1358,7 @@ class CommonCarrierState(State):
         if pick < apart:
             conflicts = self._board_sets()[4]
             while True:
-                i, j = divmod(rng.randrange(na * nb), nb)
+                i, j = divmod(_below(rng, na * nb), nb)
                 x, y = _nth_bit(pa, i), _nth_bit(pb, j)
                 if x == y or y - x in _ORTH_STEPS:
                     continue
@@ -1428,6 +1458,15 @@ def _pair_placement(kind: str, a: int, ma: int, x: int, b: int, mb: int, y: int)
     return (a, x, ma, b, y, mb) if a < b else (b, y, mb, a, x, ma)
 
 
+def _below(rng: random.Random, n: int) -> int:
+    """``rng.randrange(n)`` (the same draw), without its argument checks: it runs twice a move."""
+    k = n.bit_length()
+    r = rng.getrandbits(k)
+    while r >= n:
+        r = rng.getrandbits(k)
+    return r
+
+
 def _orientations(mask: int) -> tuple[int, ...]:
     t = turned(mask)
     return (mask,) if t == mask else (mask, t)
@@ -1509,6 +1548,11 @@ def _link_graph(hl: int, vl: int, hp: int, vp: int) -> tuple[dict[int, int], dic
 _ORTH_STEPS = frozenset((1, -1, W, -W))
 
 
+def _score(target: int, mine: int, theirs: int) -> int:
+    """Greedy's score of the two measures after a play."""
+    return 1000 if mine >= target else (-1000 if theirs >= target else mine - theirs)
+
+
 def _placement_action(state: CommonCarrierState, place: tuple, masks: list[int]) -> tuple:
     """The action of ``(card, cell, mask)`` or ``(a, x, ma, b, y, mb)`` as legal_actions() gives it."""
     if len(place) == 6:
@@ -1547,22 +1591,27 @@ class _AfterMove:
         self.player = state.player
         #: each player's measure now
         self.best = [self._graph(0, 0)[4], self._graph(1, 0)[4]]
-        self._both: dict[tuple[int, int], tuple | None] = {}
+        #: ``both``, per whom the card counts for (bits 1, 2 or 3), per cell
+        self._both: list[dict[int, tuple | None]] = [{}, {}, {}, {}]
 
     def both(self, cell: int, bits: int) -> tuple | None:
         """A card counting for ``bits`` on ``cell`` (not beside the other card), for the player to
         move and the rival: (groups, longest path through it) twice, or None if it needs more."""
-        key = (cell, bits)
-        if key in self._both:
-            return self._both[key]
+        known = self._both[bits]
+        if cell in known:
+            return known[cell]
         q = self.player
         mine = self._cell(q, cell, (bits >> q) & 1)
         theirs = self._cell(1 - q, cell, (bits >> (1 - q)) & 1)
         out = None
         if mine is not None and theirs is not None and mine[0] is not None and theirs[0] is not None:
             out = (mine[0], mine[2], theirs[0], theirs[2], mine[1], theirs[1])
-        self._both[key] = out
+        known[cell] = out
         return out
+
+    def known(self, bits: int) -> dict[int, tuple | None]:
+        """``both``'s answers so far for a card counting for ``bits``, by cell."""
+        return self._both[bits]
 
     def side_by_side(self, place: tuple, player: int, key: tuple) -> tuple[int, int]:
         """``values_at`` of two cards on empty cells side by side: key (x, bits, y, bits, mask on x,
@@ -1602,7 +1651,7 @@ class _AfterMove:
                 link_xy = bool(mx & SIDE_BITS[side]) and bool(my & SIDE_BITS[OPPOSITE[side]])
                 x_on, y_on = (occ >> x) & 1, (occ >> y) & 1
                 if x_on and y_on:
-                    return self._laid(place, player)
+                    return self._both_covered(placed, link_xy, place, player)
                 if x_on or y_on:
                     return self._covered_beside(placed[::-1] if y_on else placed, link_xy, place, player)
         out = []
@@ -1621,6 +1670,24 @@ class _AfterMove:
             if v is None:
                 return self._laid(place, player)
             out.append(v)
+        return out[0], out[1]
+
+    def _both_covered(self, placed: list, link_xy: bool, place: tuple, player: int) -> tuple[int, int]:
+        """``values`` of two cards covering two side by side.
+
+        Each covering card agrees with its other neighbours as the covered one did, so the links
+        stay as they were unless the one between the two changes (then the play is laid): only whom
+        the two cells count for may change.
+        """
+        (x, bits_x, _), (y, bits_y, _) = placed
+        low = min(x, y)
+        if link_xy != bool(((self.hl if abs(x - y) == 1 else self.vl) >> low) & 1):
+            return self._laid(place, player)
+        own = self.state.own
+        out = []
+        for q in (player, 1 - player):
+            flip = ((((own[q] >> x) ^ (bits_x >> q)) & 1) << x) | ((((own[q] >> y) ^ (bits_y >> q)) & 1) << y)
+            out.append(self._graph(q, flip)[4])
         return out[0], out[1]
 
     def _covered_beside(self, placed: list, link_xy: bool, place: tuple, player: int) -> tuple[int, int]:
