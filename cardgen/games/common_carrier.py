@@ -1586,6 +1586,8 @@ class _AfterMove:
         self.graphs: dict[tuple[int, int], tuple] = {}
         self.full: dict[tuple[int, int, int], int] = {}
         self.facing: dict[int, list[int]] = {}
+        #: ``facing`` as a set of cells
+        self.facing_set: dict[int, int] = {}
         self.pieces: dict[tuple[int, int, int, int], tuple] = {}
         self.cells: dict[tuple[int, int, int], tuple | None] = {}
         self.player = state.player
@@ -1662,7 +1664,7 @@ class _AfterMove:
             for cell, bits, _ in placed:
                 counts = (bits >> q) & 1
                 if (occ >> cell) & 1:
-                    if ((own >> cell) & 1) != counts and any((own >> n) & 1 for n in self._facing(cell)):
+                    if self._changes_hands(own, cell, counts):
                         flip |= 1 << cell
                 else:
                     new.append((cell, counts))
@@ -1704,15 +1706,16 @@ class _AfterMove:
             own = state.own[q]
             cx, cy = (bits_x >> q) & 1, (bits_y >> q) & 1
             flip = 0
-            if ((own >> x) & 1) != cx and any((own >> n) & 1 for n in self._facing(x)):
+            if self._changes_hands(own, x, cx):
                 flip = 1 << x
             links = [(n, cy & (own >> n) & 1) for n in self._facing(y) if n != x]
             if link_xy:
                 links.append((x, cy & cx))
-            groups, _far, through, _one = self._hung(q, flip, links)
+            graph = self._graph(q, flip)
+            groups, _far, through, _one = _hung(graph, links)
             if groups is None:
                 return self._laid(place, player)
-            out.append(max(self._graph(q, flip)[4], through))
+            out.append(max(graph[4], through))
         return out[0], out[1]
 
     def apart(self, place: tuple, player: int, x: int, bx: int, y: int, by: int) -> tuple[int, int]:
@@ -1749,9 +1752,8 @@ class _AfterMove:
         state = self.state
         graph = self._graph(q, 0)
         if (state.occ >> cell) & 1:
-            own = state.own[q]
             linked = self._facing(cell)
-            if ((own >> cell) & 1) == counts or not any((own >> n) & 1 for n in linked):
+            if not self._changes_hands(state.own[q], cell, counts):
                 out = _NOTHING  # every link here costs q what it did
             elif counts and len(linked) == 1:
                 # q's card covers a card that was not q's and links to one node of q's: it hangs
@@ -1775,7 +1777,18 @@ class _AfterMove:
             linked = [cell + step for side, step in enumerate(SIDE_STEP)
                       if (occ >> (cell + step)) & 1 and (line[OPPOSITE[side]] >> (cell + step)) & 1]
             self.facing[cell] = linked
+            self.facing_set[cell] = sum(1 << n for n in linked)
         return linked
+
+    def _changes_hands(self, own: int, cell: int, counts: int) -> bool:
+        """Whether a card counting ``counts`` (0 or 1) for the player whose cells are ``own``, laid
+        on the card on ``cell``, changes that player's links: it counts otherwise and is linked to
+        one of theirs."""
+        if ((own >> cell) & 1) == counts:
+            return False
+        if cell not in self.facing_set:
+            self._facing(cell)
+        return bool(own & self.facing_set[cell])
 
     def _graph(self, q: int, flip: int) -> tuple:
         graph = self.graphs.get((q, flip))
@@ -1795,26 +1808,10 @@ class _AfterMove:
         key = (q, flip, cell, counts)
         piece = self.pieces.get(key)
         if piece is None:
-            own = self._graph(q, flip)[5]
-            piece = self.pieces[key] = self._hung(q, flip, [(n, counts & (own >> n) & 1)
-                                                            for n in self._facing(cell)])
+            graph = self._graph(q, flip)
+            own = graph[5]
+            piece = self.pieces[key] = _hung(graph, [(n, counts & (own >> n) & 1) for n in self._facing(cell)])
         return piece
-
-    def _hung(self, q: int, flip: int, links: list[tuple[int, int]]) -> tuple:
-        """``_piece`` of a new card with links (cell, cost) to cards on the board."""
-        root, _dist, ecc, group, _best, _own = self._graph(q, flip)
-        reach = [0]
-        groups = []
-        ends = []
-        for n, cost in links:
-            node = root.get(n, n)
-            reach.append(cost + ecc.get(node, 0))
-            groups.append(group.get(node, node))
-            ends.append((node, cost))
-        reach.sort(reverse=True)
-        through = reach[0] + reach[1] if len(reach) > 1 else 0
-        return (frozenset(groups) if len(set(groups)) == len(groups) else None,
-                reach[0], through, ends[0] if len(ends) == 1 else None)
 
     def _joined(self, q: int, flip: int, new: list[tuple[int, int]], link_xy: bool) -> int | None:
         """The measure with the new cells hung on, or None if they close a loop."""
@@ -1856,6 +1853,28 @@ class _AfterMove:
         for item in reversed(undo):
             state._lift(*item)
         return out[0], out[1]
+
+
+def _hung(graph: tuple, links: list[tuple[int, int]]) -> tuple:
+    """``_AfterMove._piece`` of a new card with links (cell, cost) to cards on a board whose
+    ``_AfterMove._graph`` is ``graph``."""
+    root, _dist, ecc, group, _best, _own = graph
+    first = second = 0  # the two farthest reaches
+    groups = []
+    for n, cost in links:
+        node = root.get(n, n)
+        reach = cost + ecc.get(node, 0)
+        if reach > first:
+            first, second = reach, first
+        elif reach > second:
+            second = reach
+        groups.append(group.get(node, node))
+    distinct = frozenset(groups)
+    one = None
+    if len(links) == 1:
+        n, cost = links[0]
+        one = (root.get(n, n), cost)
+    return (distinct if len(distinct) == len(groups) else None, first, first + second, one)
 
 
 # --- the validator's constructive check ------------------------------------
