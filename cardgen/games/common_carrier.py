@@ -1658,21 +1658,26 @@ class _AfterMove:
                     return self._covered_beside(placed[::-1] if y_on else placed, link_xy, place, player)
         out = []
         for q in (player, 1 - player):
-            own = state.own[q]
-            flip = 0
-            new = []
-            for cell, bits, _ in placed:
-                counts = (bits >> q) & 1
-                if (occ >> cell) & 1:
-                    if self._changes_hands(own, cell, counts):
-                        flip |= 1 << cell
-                else:
-                    new.append((cell, counts))
-            v = self._joined(q, flip, new, link_xy)
+            v = self._measure(q, [(cell, (bits >> q) & 1) for cell, bits, _ in placed], link_xy)
             if v is None:
                 return self._laid(place, player)
             out.append(v)
         return out[0], out[1]
+
+    def _measure(self, q: int, placed: list[tuple[int, int]], link_xy: bool) -> int | None:
+        """``q``'s measure once cards counting (cell, 0 or 1) for ``q`` are laid, from the distances
+        of the board with the covered cards that change hands flipped: None if that does not do."""
+        state = self.state
+        own, occ = state.own[q], state.occ
+        flip = 0
+        new = []
+        for cell, counts in placed:
+            if (occ >> cell) & 1:
+                if self._changes_hands(own, cell, counts):
+                    flip |= 1 << cell
+            else:
+                new.append((cell, counts))
+        return self._joined(q, flip, new, link_xy)
 
     def _both_covered(self, placed: list, link_xy: bool, place: tuple, player: int) -> tuple[int, int]:
         """``values`` of two cards covering two side by side.
@@ -1723,10 +1728,15 @@ class _AfterMove:
         for)."""
         out = []
         for q in (player, 1 - player):
-            pa = self._cell(q, x, (bx >> q) & 1)
-            pb = self._cell(q, y, (by >> q) & 1)
+            cx, cy = (bx >> q) & 1, (by >> q) & 1
+            pa = self._cell(q, x, cx)
+            pb = self._cell(q, y, cy)
             if pa is None or pb is None:  # a covered card changes hands
-                return self.values_at(place, player)
+                v = self._measure(q, [(x, cx), (y, cy)], False)
+                if v is None:
+                    return self._laid(place, player)
+                out.append(v)
+                continue
             ga, far_a, through_a, one_a = pa
             gb, far_b, through_b, one_b = pb
             if ga is None or gb is None:
@@ -1750,7 +1760,6 @@ class _AfterMove:
         if key in self.cells:
             return self.cells[key]
         state = self.state
-        graph = self._graph(q, 0)
         if (state.occ >> cell) & 1:
             linked = self._facing(cell)
             if not self._changes_hands(state.own[q], cell, counts):
@@ -1758,7 +1767,7 @@ class _AfterMove:
             elif counts and len(linked) == 1:
                 # q's card covers a card that was not q's and links to one node of q's: it hangs
                 # off that node like a new card
-                root, _dist, ecc, group, _best, _own = graph
+                root, _dist, ecc, group, _best, _own = self._graph(q, 0)
                 node = root.get(linked[0], linked[0])
                 far = 1 + ecc.get(node, 0)
                 out = (frozenset((group.get(node, node),)), far, far, (node, 1))
@@ -1821,7 +1830,7 @@ class _AfterMove:
             return best
         if len(new) == 1:
             groups, _far, through, _one = self._piece(q, flip, *new[0])
-            return None if groups is None else max(best, through)
+            return None if groups is None else (through if through > best else best)
         ga, far_a, through_a, one_a = self._piece(q, flip, *new[0])
         gb, far_b, through_b, one_b = self._piece(q, flip, *new[1])
         if ga is None or gb is None:
