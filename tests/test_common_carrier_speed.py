@@ -137,3 +137,19 @@ def test_the_same_seed_plays_out_the_same_game():
     first, second, other = played_out(game, 11), played_out(game, 11), played_out(game, 12)
     assert outcome(game, first[0]) == outcome(game, second[0]) and first[1:] == second[1:]
     assert outcome(game, first[0]) != outcome(game, other[0])
+
+
+def test_the_win_measure_is_the_longest_of_the_distances_the_greedy_player_reads():
+    game = CommonCarrierGame(options={"gray_rule": True, "target": 20})
+    seen = 0
+    for state, _ in positions(game, 4):
+        line = state.line
+        hl, vl = line[1] & (line[3] >> 1), line[2] & (line[0] >> cc.W)
+        for player in (0, 1):
+            own = state.own[player]
+            hp, vp = hl & own & (own >> 1), vl & own & (own >> cc.W)
+            _root, dist = cc._link_graph(hl, vl, hp, vp)
+            longest = max((max(d.values()) for d in dist.values()), default=0)
+            assert cc._best_path(hl, vl, own) == longest
+            seen += longest > 2
+    assert seen > 10

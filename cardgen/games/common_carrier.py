@@ -1490,8 +1490,59 @@ def _best_path(hl: int, vl: int, own: int) -> int:
     vp = vl & own & (own >> W)
     if not (hp | vp):
         return 0
-    _root, dist = _link_graph(hl, vl, hp, vp)
-    return max((max(d.values()) for d in dist.values()), default=0)
+    # ``_link_graph``'s nodes, but only those of cells on the player's links
+    h0, v0 = hl & ~hp, vl & ~vp
+    zero = h0 | h0 << 1 | v0 | v0 << W
+    groups: list[tuple[int, int]] = []  # (cells, node) of the merged cells met
+    adjacent: dict[int, set[int]] = {}
+    for cells, step in ((hp, 1), (vp, W)):
+        while cells:
+            bit = cells & -cells
+            cells ^= bit
+            ends = []
+            for end in (bit, bit << step):
+                node = end.bit_length() - 1
+                if zero & end:
+                    for group, named in groups:
+                        if group & end:
+                            node = named
+                            break
+                    else:
+                        groups.append((_flood(end, h0, v0), node))
+                ends.append(node)
+            a, b = ends
+            if a != b:
+                adjacent.setdefault(a, set()).add(b)
+                adjacent.setdefault(b, set()).add(a)
+    # how far the farthest node is from each
+    return max((max(_distances(adjacent, source).values()) for source in adjacent), default=0)
+
+
+def _distances(adjacent: dict[int, set[int]], source: int) -> dict[int, int]:
+    """How many steps each node ``source`` reaches is from it."""
+    seen = {source: 0}
+    layer = [source]
+    d = 0
+    while layer:
+        d += 1
+        nxt = []
+        for n in layer:
+            for m in adjacent[n]:
+                if m not in seen:
+                    seen[m] = d
+                    nxt.append(m)
+        layer = nxt
+    return seen
+
+
+def _flood(group: int, h0: int, v0: int) -> int:
+    """``group`` and every cell joined to it by the links ``h0`` (cell to cell + 1) and ``v0``
+    (cell to cell + W)."""
+    while True:
+        grown = group | (group & h0) << 1 | (group >> 1) & h0 | (group & v0) << W | (group >> W) & v0
+        if grown == group:
+            return group
+        group = grown
 
 
 def _link_graph(hl: int, vl: int, hp: int, vp: int) -> tuple[dict[int, int], dict[int, dict[int, int]]]:
@@ -1503,12 +1554,7 @@ def _link_graph(hl: int, vl: int, hp: int, vp: int) -> tuple[dict[int, int], dic
     zero = h0 | h0 << 1 | v0 | v0 << W  # cells with a link that is not the player's
     while zero:
         low = zero & -zero
-        group = low
-        while True:  # flood along those links
-            grown = group | (group & h0) << 1 | (group >> 1) & h0 | (group & v0) << W | (group >> W) & v0
-            if grown == group:
-                break
-            group = grown
+        group = _flood(low, h0, v0)
         zero &= ~group
         node = low.bit_length() - 1
         while group:
@@ -1525,24 +1571,7 @@ def _link_graph(hl: int, vl: int, hp: int, vp: int) -> tuple[dict[int, int], dic
             if a != b:
                 adjacent.setdefault(a, set()).add(b)
                 adjacent.setdefault(b, set()).add(a)
-    dist: dict[int, dict[int, int]] = {}
-    for source, first in adjacent.items():
-        seen = {source: 0}
-        for n in first:
-            seen[n] = 1
-        layer = list(first)
-        d = 1
-        while layer:
-            d += 1
-            nxt = []
-            for n in layer:
-                for m in adjacent[n]:
-                    if m not in seen:
-                        seen[m] = d
-                        nxt.append(m)
-            layer = nxt
-        dist[source] = seen
-    return root, dist
+    return root, {source: _distances(adjacent, source) for source in adjacent}
 
 
 _ORTH_STEPS = frozenset((1, -1, W, -W))
