@@ -870,12 +870,17 @@ class CommonCarrierState(State):
         """Make a play given as (card, cell, oriented mask) once or twice in a row: lay the cards,
         then the turn flow."""
         player = self.player
-        played = place[::3]
-        self.placed += played
-        self.placed_cells += place[1::3]
-        self._put(*place[:3])
-        if len(place) > 3:
-            self._put(*place[3:])
+        if len(place) == 3:
+            played: tuple = (place[0],)
+            self.placed.append(place[0])
+            self.placed_cells.append(place[1])
+            self._put(place[0], place[1], place[2])
+        else:
+            played = (place[0], place[3])
+            self.placed += played
+            self.placed_cells += (place[1], place[4])
+            self._put(place[0], place[1], place[2])
+            self._put(place[3], place[4], place[5])
         self.moves += 1
         if self.phase == PHASE_TURN:
             # a full play leaves only the hole card (or, in the endgame, the rest)
@@ -1059,11 +1064,8 @@ class CommonCarrierState(State):
         cached = self._fit_cache.get(mask)
         if cached is not None:
             return cached
-        _occ, _frontier, window, bad, _ = self._sets or self._board_sets()
-        b0, b1, b2, b3 = _SIDE_PICK[mask](bad)
-        b01, b23 = b0 | b1, b2 | b3
-        out = self._fit_cache[mask] = (window & ~(b01 | b23), (
-            window & ~(b1 | b23), window & ~(b0 | b23), window & ~(b01 | b3), window & ~(b01 | b2)))
+        sets = self._sets or self._board_sets()
+        out = self._fit_cache[mask] = _fit_sets(sets[2], sets[3], mask)
         return out
 
     def _near_fits(self, mask: int) -> tuple[int, int, int, tuple[int, int, int, int]]:
@@ -1078,7 +1080,7 @@ class CommonCarrierState(State):
             return cached
         sets = self._sets or self._board_sets()
         occ, frontier = sets[0], sets[1]
-        fitted = self._fits(mask)
+        fitted = self._fit_cache[mask] = _fit_sets(sets[2], sets[3], mask)
         near = fitted[0] & frontier
         free = near & ~occ
         corner = 0
@@ -1448,6 +1450,14 @@ class CommonCarrierState(State):
         for item in reversed(undo):
             self._lift(*item)
         return ok
+
+
+def _fit_sets(window: int, bad: tuple[int, ...], mask: int) -> tuple[int, tuple[int, int, int, int]]:
+    """``CommonCarrierState._fits`` on a board whose window and side conflicts are given."""
+    b0, b1, b2, b3 = _SIDE_PICK[mask](bad)
+    b01, b23 = b0 | b1, b2 | b3
+    return window & ~(b01 | b23), (window & ~(b1 | b23), window & ~(b0 | b23), window & ~(b01 | b3),
+                                   window & ~(b01 | b2))
 
 
 def _pair_placement(kind: str, a: int, ma: int, x: int, b: int, mb: int, y: int) -> tuple:
