@@ -469,13 +469,13 @@ class CommonCarrierGame(Game["CommonCarrierState"]):
                     ix = both(c1, ca)
                     if ix is not None:
                         mine_x, theirs_x = max(mine_now, ix[1]), max(theirs_now, ix[3])
-                        groups_mine, groups_theirs = ix[0].isdisjoint, ix[2].isdisjoint
+                        groups_mine, groups_theirs = ix[0], ix[2]
                     known = after.known(cb)
                     for y in _cell_list(c2s):
                         if same and y < c1:
                             continue
                         iy = known[y] if y in known else both(y, cb)
-                        if ix is not None and iy is not None and groups_mine(iy[0]) and groups_theirs(iy[2]):
+                        if ix is not None and iy is not None and not (groups_mine & iy[0] or groups_theirs & iy[2]):
                             # apart and on different groups: each hangs on the board on its own
                             mine = iy[1] if iy[1] > mine_x else mine_x
                             theirs = iy[3] if iy[3] > theirs_x else theirs_x
@@ -1600,7 +1600,7 @@ def _placement_action(state: CommonCarrierState, place: tuple, masks: list[int])
     card, cell, mask = place
     return ((card, *row_col(cell), mask != masks[card]),)
 #: a card that changes nobody's distances (see ``_AfterMove._piece``)
-_NOTHING: tuple = (frozenset(), 0, 0, None)
+_NOTHING: tuple = (0, 0, 0, None)
 
 
 class _AfterMove:
@@ -1809,7 +1809,7 @@ class _AfterMove:
                 root, _dist, ecc, group, _best, _own = self._graph(q, 0)
                 node = root.get(linked[0], linked[0])
                 far = 1 + ecc.get(node, 0)
-                out = (frozenset((group.get(node, node),)), far, far, (node, 1))
+                out = (1 << group.get(node, node), far, far, (node, 1))
             else:
                 out = None
         else:
@@ -1851,8 +1851,9 @@ class _AfterMove:
         return graph
 
     def _piece(self, q: int, flip: int, cell: int, counts: int) -> tuple:
-        """A new card on an empty cell: the groups its links reach (None if one twice: a loop),
-        its farthest reach, its longest path through it, and its one (node, cost) if it has one link."""
+        """A new card on an empty cell: the groups its links reach (a bit per group; None if one
+        twice: a loop), its farthest reach, its longest path through it, and its one (node, cost)
+        if it has one link."""
         key = (q, flip, cell, counts)
         piece = self.pieces.get(key)
         if piece is None:
@@ -1908,7 +1909,7 @@ def _hung(graph: tuple, links: list[tuple[int, int]]) -> tuple:
     ``_AfterMove._graph`` is ``graph``."""
     root, _dist, ecc, group, _best, _own = graph
     first = second = 0  # the two farthest reaches
-    groups = []
+    groups: int | None = 0
     for n, cost in links:
         node = root.get(n, n)
         reach = cost + ecc.get(node, 0)
@@ -1916,13 +1917,13 @@ def _hung(graph: tuple, links: list[tuple[int, int]]) -> tuple:
             first, second = reach, first
         elif reach > second:
             second = reach
-        groups.append(group.get(node, node))
-    distinct = frozenset(groups)
+        bit = 1 << group.get(node, node)
+        groups = None if groups is None or groups & bit else groups | bit
     one = None
     if len(links) == 1:
         n, cost = links[0]
         one = (root.get(n, n), cost)
-    return (distinct if len(distinct) == len(groups) else None, first, first + second, one)
+    return groups, first, first + second, one
 
 
 # --- the validator's constructive check ------------------------------------
