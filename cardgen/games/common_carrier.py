@@ -1620,14 +1620,12 @@ class _AfterMove:
         self.state = state
         line = state.line
         self.hl, self.vl = line[1] & (line[3] >> 1), line[2] & (line[0] >> W)
-        #: per player and covered cells that change hands: root, distances, eccentricity,
-        #: group of each node, and the measure
+        #: per player and covered cells that change hands: ``_graph``
         self.graphs: dict[tuple[int, int], tuple] = {}
         self.full: dict[tuple[int, int, int], int] = {}
         self.facing: dict[int, list[int]] = {}
         #: ``facing`` as a set of cells
         self.facing_set: dict[int, int] = {}
-        self.pieces: dict[tuple[int, int, int, int], tuple] = {}
         self.cells: dict[tuple[int, int, int], tuple | None] = {}
         self.player = state.player
         #: each player's measure now
@@ -1806,14 +1804,14 @@ class _AfterMove:
             elif counts and len(linked) == 1:
                 # q's card covers a card that was not q's and links to one node of q's: it hangs
                 # off that node like a new card
-                root, _dist, ecc, group, _best, _own = self._graph(q, 0)
+                root, _dist, ecc, group, _best, _own, _pieces = self._graph(q, 0)
                 node = root.get(linked[0], linked[0])
                 far = 1 + ecc.get(node, 0)
                 out = (1 << group.get(node, node), far, far, (node, 1))
             else:
                 out = None
         else:
-            out = self._piece(q, 0, cell, counts)
+            out = self._piece(self._graph(q, 0), cell, counts)
         self.cells[key] = out
         return out
 
@@ -1839,6 +1837,9 @@ class _AfterMove:
         return bool(own & self.facing_set[cell])
 
     def _graph(self, q: int, flip: int) -> tuple:
+        """``q``'s distances with the cells of ``flip`` changing hands: each cell's node, the
+        distances, each node's eccentricity and group, the measure, the cells that count for ``q``
+        and the new cards hung on this board so far (``_piece``)."""
         graph = self.graphs.get((q, flip))
         if graph is None:
             own = self.state.own[q] ^ flip
@@ -1847,19 +1848,19 @@ class _AfterMove:
             root, dist = _link_graph(self.hl, self.vl, hp, vp)
             ecc = {node: max(d.values()) for node, d in dist.items()}
             group = {node: min(d) for node, d in dist.items()}
-            graph = self.graphs[(q, flip)] = (root, dist, ecc, group, max(ecc.values(), default=0), own)
+            graph = self.graphs[(q, flip)] = (root, dist, ecc, group, max(ecc.values(), default=0), own, {})
         return graph
 
-    def _piece(self, q: int, flip: int, cell: int, counts: int) -> tuple:
-        """A new card on an empty cell: the groups its links reach (a bit per group; None if one
-        twice: a loop), its farthest reach, its longest path through it, and its one (node, cost)
-        if it has one link."""
-        key = (q, flip, cell, counts)
-        piece = self.pieces.get(key)
+    def _piece(self, graph: tuple, cell: int, counts: int) -> tuple:
+        """A new card on an empty cell, counting ``counts`` (0 or 1) for the player of ``graph``:
+        the groups its links reach (a bit per group; None if one twice: a loop), its farthest
+        reach, its longest path through it, and its one (node, cost) if it has one link."""
+        pieces = graph[6]
+        key = 2 * cell + counts
+        piece = pieces.get(key)
         if piece is None:
-            graph = self._graph(q, flip)
             own = graph[5]
-            piece = self.pieces[key] = _hung(graph, [(n, counts & (own >> n) & 1) for n in self._facing(cell)])
+            piece = pieces[key] = _hung(graph, [(n, counts & (own >> n) & 1) for n in self._facing(cell)])
         return piece
 
     def _joined(self, q: int, flip: int, new: list[tuple[int, int]], link_xy: bool) -> int | None:
@@ -1869,10 +1870,10 @@ class _AfterMove:
         if not new:
             return best
         if len(new) == 1:
-            groups, _far, through, _one = self._piece(q, flip, *new[0])
+            groups, _far, through, _one = self._piece(graph, *new[0])
             return None if groups is None else (through if through > best else best)
-        ga, far_a, through_a, one_a = self._piece(q, flip, *new[0])
-        gb, far_b, through_b, one_b = self._piece(q, flip, *new[1])
+        ga, far_a, through_a, one_a = self._piece(graph, *new[0])
+        gb, far_b, through_b, one_b = self._piece(graph, *new[1])
         if ga is None or gb is None:
             return None
         if ga & gb:
@@ -1907,7 +1908,7 @@ class _AfterMove:
 def _hung(graph: tuple, links: list[tuple[int, int]]) -> tuple:
     """``_AfterMove._piece`` of a new card with links (cell, cost) to cards on a board whose
     ``_AfterMove._graph`` is ``graph``."""
-    root, _dist, ecc, group, _best, _own = graph
+    root, _dist, ecc, group, _best, _own, _pieces = graph
     first = second = 0  # the two farthest reaches
     groups: int | None = 0
     for n, cost in links:
