@@ -14,9 +14,11 @@ legal. The board is a bit set over a padded 11 x 11 grid (the first card goes
 in the middle of the inner 9 x 9, so a 5 x 5 span always fits), which lets a
 turn's legal plays be counted with a few dozen integer operations and sampled
 uniformly without listing them. An action the state drew or chose itself is
-applied without being checked again; one from outside is checked. The greedy
-player scores each distinct outcome once, mostly from the current board's
-distances (``_AfterMove``) rather than by laying every play.
+applied without being checked again; one from outside is checked. An all-random
+game is played out whole (``random_playout``): the draws of move by move play,
+laid without making the actions. The greedy player scores each distinct outcome
+once, mostly from the current board's distances (``_AfterMove``) rather than by
+laying every play.
 """
 from __future__ import annotations
 
