@@ -236,9 +236,7 @@ def _shift_back(x: int, step: int) -> int:
 
 
 def _nth_bit(x: int, n: int) -> int:
-    """The n-th cell of x in increasing order, counted a row of the inner board at a time."""
-    if x & ~INNER_SET:
-        return _cell_list(x)[n]
+    """The n-th cell of x (cells of the inner board) in increasing order, counted a row at a time."""
     row = _ROW_COL[(x & -x).bit_length() - 1][0]
     while row < INNER:
         shift, table = _ROW_TABLES[row]
