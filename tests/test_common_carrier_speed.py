@@ -55,3 +55,101 @@ def test_an_action_not_listed_is_still_refused_once_the_plays_are_listed():
                     state.clone().apply_action(wrong)
         with pytest.raises(IllegalAction):
             state.clone().apply_action(["not", "a", "play"])
+
+
+# --- the runner's all-random game, played out whole by the engine ----------------
+
+PLAYOUT_OPTIONS = [{}, {"hole_card": True}, {"endgame": True, "tie_resolution": 1},
+                   {"gray_rule": True, "gray_pbx_1": 4, "gray_pbx_2": 1, "target": 5},
+                   {"hole_card": True, "endgame": True, "tie_resolution": 2, "target": 6}]
+
+
+def outcome(game: CommonCarrierGame, state: cc.CommonCarrierState) -> tuple:
+    """Everything a playtest reads from a finished (or cut off) game, and where every card is."""
+    return (state.moves, state.finished, state.winners(), state.returns(), state.decided_by,
+            game.metrics(state), state.placed, state.placed_cells, state.decks, state.hands,
+            state.discards, state.pending, state.cards_played(), state.cards_held(), str(state))
+
+
+def checked_game(game: CommonCarrierGame, seed: int, max_moves: int = 10_000) -> tuple:
+    """The game of ``seed`` move by move as the runner plays it, each drawn action applied as a copy
+    (so the engine checks it) and found among the listed ones: (state, branching)."""
+    rng = random.Random(seed)
+    state = game.new_initial_state(random.Random(seed))
+    branching = []
+    while not state.is_terminal() and state.moves < max_moves:
+        branching.append(state.num_legal_actions(state.player))
+        drawn = game.random_action(state, state.player, rng)
+        assert drawn in state.clone().legal_actions()
+        state.apply_action(list(drawn))  # not the drawn object: checked
+        assert state.is_legal_board()
+    return state, branching
+
+
+def played_out(game: CommonCarrierGame, seed: int, max_moves: int = 10_000) -> tuple:
+    state = game.new_initial_state(random.Random(seed))
+    branching: list[int] = []
+    moves = game.random_playout(state, random.Random(seed), max_moves, branching)
+    return state, branching, moves
+
+
+@pytest.mark.parametrize("options", PLAYOUT_OPTIONS)
+def test_a_playout_plays_the_game_the_checked_runner_plays(options):
+    game = CommonCarrierGame(options=options)
+    for seed in range(8):
+        state, branching, moves = played_out(game, seed)
+        checked, counted = checked_game(game, seed)
+        assert state.is_terminal() and moves == state.moves
+        assert outcome(game, state) == outcome(game, checked)
+        assert branching == counted
+
+
+def test_a_playout_counts_what_the_position_lists():
+    game = CommonCarrierGame(options={"gray_rule": True})
+    for seed in range(2):
+        rng = random.Random(seed)
+        state = game.new_initial_state(random.Random(seed))
+        while not state.is_terminal():
+            listed = len(fresh_listing(state))
+            branching: list[int] = []
+            game.random_playout(state, rng, 1, branching)
+            assert branching == [listed]
+
+
+def test_a_playout_stops_after_max_moves_and_goes_on_where_it_stopped():
+    game = CommonCarrierGame()
+    whole, whole_branching, _ = played_out(game, 3)
+    assert whole.moves > 12
+    rng = random.Random(3)
+    state = game.new_initial_state(random.Random(3))
+    branching: list[int] = []
+    assert game.random_playout(state, rng, 12, branching) == 12
+    assert not state.is_terminal() and state.moves == 12 and len(branching) == 12
+    cut, _ = checked_game(game, 3, max_moves=12)
+    assert outcome(game, state) == outcome(game, cut)
+    assert game.random_playout(state, rng, 0, branching) == 0
+    game.random_playout(state, rng, 10_000, branching)
+    assert outcome(game, state) == outcome(game, whole) and branching == whole_branching
+
+
+def test_the_same_seed_plays_out_the_same_game():
+    game = CommonCarrierGame(options={"hole_card": True})
+    first, second, other = played_out(game, 11), played_out(game, 11), played_out(game, 12)
+    assert outcome(game, first[0]) == outcome(game, second[0]) and first[1:] == second[1:]
+    assert outcome(game, first[0]) != outcome(game, other[0])
+
+
+def test_the_win_measure_is_the_longest_of_the_distances_the_greedy_player_reads():
+    game = CommonCarrierGame(options={"gray_rule": True, "target": 20})
+    seen = 0
+    for state, _ in positions(game, 4):
+        line = state.line
+        hl, vl = line[1] & (line[3] >> 1), line[2] & (line[0] >> cc.W)
+        for player in (0, 1):
+            own = state.own[player]
+            hp, vp = hl & own & (own >> 1), vl & own & (own >> cc.W)
+            _root, dist = cc._link_graph(hl, vl, hp, vp)
+            longest = max((max(d.values()) for d in dist.values()), default=0)
+            assert cc._best_path(hl, vl, own) == longest
+            seen += longest > 2
+    assert seen > 10

@@ -14,12 +14,15 @@ legal. The board is a bit set over a padded 11 x 11 grid (the first card goes
 in the middle of the inner 9 x 9, so a 5 x 5 span always fits), which lets a
 turn's legal plays be counted with a few dozen integer operations and sampled
 uniformly without listing them. An action the state drew or chose itself is
-applied without being checked again; one from outside is checked. The greedy
-player scores each distinct outcome once, mostly from the current board's
-distances (``_AfterMove``) rather than by laying every play.
+applied without being checked again; one from outside is checked. An all-random
+game is played out whole (``random_playout``): the draws of move by move play,
+laid without making the actions. The greedy player scores each distinct outcome
+once, mostly from the current board's distances (``_AfterMove``) rather than by
+laying every play.
 """
 from __future__ import annotations
 
+import operator
 import random
 import re
 from collections.abc import Iterable, Iterator, Mapping, Sequence
@@ -233,9 +236,15 @@ def _shift_back(x: int, step: int) -> int:
 
 
 def _nth_bit(x: int, n: int) -> int:
-    for i, cell in enumerate(_bits(x)):
-        if i == n:
-            return cell
+    """The n-th cell of x (cells of the inner board) in increasing order, counted a row at a time."""
+    row = _ROW_COL[(x & -x).bit_length() - 1][0]
+    while row < INNER:
+        shift, table = _ROW_TABLES[row]
+        cells = table[(x >> shift) & 511]
+        if n < len(cells):
+            return cells[n]
+        n -= len(cells)
+        row += 1
     raise IndexError(n)
 
 
@@ -287,6 +296,9 @@ def _near(x: int) -> int:
     """x and its 8 neighbours."""
     return (x | x << 1 | x >> 1 | x << W | x >> W
             | x << (W + 1) | x << (W - 1) | x >> (W + 1) | x >> (W - 1))
+
+
+_HALO = [_near(1 << _cell) for _cell in range(CELLS)]
 
 
 def _connected(x: int) -> bool:
@@ -424,62 +436,79 @@ class CommonCarrierGame(Game["CommonCarrierState"]):
             raise IllegalAction(f"player {player} has no move here")
         target = self.target
         after = _AfterMove(state)
+        both = after.both
+        mine_now, theirs_now = after.best[player], after.best[1 - player]
+        occ = state.occ
         scores: dict[tuple, int] = {}
         counts = self.card_counts
         masks = self.card_mask
-        # in the order of legal_actions(), without making each action until it is needed
+        # in the order of legal_actions(), without making each action unless it is among the best
         best: list[tuple] = []
-        best_score = None
-        placed: list[tuple]
+        best_score = -2000  # below every score
+        place: tuple
         for _, combo in state._combo_list():
             if combo[0] == "one":
                 _, card, mask = combo
                 fit, _ = state._fits(mask)
-                placed = [(card, cell, mask) for cell in _cell_list(fit & state._board_sets()[1])]
-            else:
-                kind, a, ma, b, mb = combo
-                placed = []
-                for c1, c2s, step in state._pair_chunks(ma, mb):
-                    if step == 0:
-                        placed.extend((a, c1, ma, b, c2, mb) for c2 in _cell_list(c2s))
-                    else:
-                        placed.extend((a, x, ma, b, x + step, mb) for x in _cell_list(c2s))
-                if kind == "same":
-                    placed = [p for p in placed if p[1] < p[4]]
-            for place in placed:
-                if len(place) == 6:
-                    a, x, ma, b, y, mb = place
-                    key: tuple
-                    if x > y:  # the same outcome either way round
-                        key = (y, counts[b], x, counts[a])
-                        if x - y in _ORTH_STEPS:  # their shared edge may be a new link
-                            key = (*key, mb, ma)
-                    else:
-                        key = (x, counts[a], y, counts[b])
-                        if y - x in _ORTH_STEPS:
-                            key = (*key, ma, mb)
-                else:
-                    key = (place[1], counts[place[0]])
-                score = scores.get(key)
-                if score is None:
-                    if len(key) == 4:
-                        ix, iy = after.both(key[0], key[1]), after.both(key[2], key[3])
-                        if ix is not None and iy is not None and not (ix[0] & iy[0] or ix[2] & iy[2]):
+                for cell in _cell_list(fit & state._board_sets()[1]):
+                    place = (card, cell, mask)
+                    key: tuple = (cell, counts[card])
+                    score = scores.get(key)
+                    if score is None:
+                        score = scores[key] = _score(target, *after.values_at(place, player))
+                    if score >= best_score:
+                        if score > best_score:
+                            best, best_score = [], score
+                        best.append(place)
+                continue
+            kind, a, ma, b, mb = combo
+            ca, cb = counts[a], counts[b]
+            same = kind == "same"  # two cards of a kind: each pair of cells once, lower cell first
+            for c1, c2s, step in state._pair_chunks(ma, mb):
+                if step == 0:  # a on c1 and b on any cell of c2s, never side by side
+                    ix = both(c1, ca)
+                    if ix is not None:
+                        mine_x, theirs_x = max(mine_now, ix[1]), max(theirs_now, ix[3])
+                        groups_mine, groups_theirs = ix[0], ix[2]
+                    known = after.known(cb)
+                    for y in _cell_list(c2s):
+                        if same and y < c1:
+                            continue
+                        iy = known[y] if y in known else both(y, cb)
+                        if ix is not None and iy is not None and not (groups_mine & iy[0] or groups_theirs & iy[2]):
                             # apart and on different groups: each hangs on the board on its own
-                            mine = max(after.best[player], ix[1], iy[1])
-                            theirs = max(after.best[1 - player], ix[3], iy[3])
+                            mine = iy[1] if iy[1] > mine_x else mine_x
+                            theirs = iy[3] if iy[3] > theirs_x else theirs_x
+                            score = 1000 if mine >= target else (-1000 if theirs >= target else mine - theirs)
                         else:
-                            mine, theirs = after.apart(place, player, key[0], key[1], key[2], key[3])
-                    elif len(key) == 6 and not (state.occ >> key[0]) & 1 and not (state.occ >> key[2]) & 1:
-                        mine, theirs = after.side_by_side(place, player, key)
-                    else:
-                        mine, theirs = after.values_at(place, player)
-                    score = 1000 if mine >= target else (-1000 if theirs >= target else mine - theirs)
-                    scores[key] = score
-                if best_score is None or score > best_score:
-                    best, best_score = [place], score
-                elif score == best_score:
-                    best.append(place)
+                            # the same outcome either way round
+                            key = (c1, ca, y, cb) if c1 < y else (y, cb, c1, ca)
+                            score = scores.get(key)
+                            if score is None:
+                                score = scores[key] = _score(target, *after.apart(
+                                    (a, c1, ma, b, y, mb), player, *key))
+                        if score >= best_score:
+                            if score > best_score:
+                                best, best_score = [], score
+                            best.append((a, c1, ma, b, y, mb))
+                    continue
+                for x in _cell_list(c2s):  # side by side: their shared edge may be a new link
+                    y = x + step
+                    if same and y < x:
+                        continue
+                    key = (x, ca, y, cb, ma, mb) if x < y else (y, cb, x, ca, mb, ma)
+                    score = scores.get(key)
+                    if score is None:
+                        place = (a, x, ma, b, y, mb)
+                        if not (occ >> x) & 1 and not (occ >> y) & 1:
+                            score = _score(target, *after.side_by_side(place, player, key))
+                        else:
+                            score = _score(target, *after.values_at(place, player))
+                        scores[key] = score
+                    if score >= best_score:
+                        if score > best_score:
+                            best, best_score = [], score
+                        best.append((a, x, ma, b, y, mb))
         choice = _placement_action(state, rng.choice(best), masks)
         state._trusted = choice
         return choice
@@ -488,6 +517,11 @@ class CommonCarrierGame(Game["CommonCarrierState"]):
                       rng: random.Random) -> tuple:
         """A uniformly drawn legal action, without listing them all."""
         return state.sample_action(rng)
+
+    def random_playout(self, state: CommonCarrierState, rng: random.Random, max_moves: int,
+                       branching: list[int]) -> int:
+        """Random moves until the game ends or ``max_moves`` are made (the runner's all-random game)."""
+        return state.random_playout(rng, max_moves, branching)
 
     def metrics(self, state: CommonCarrierState) -> dict[str, Any]:
         return {"target": self.target, "reached": [list(r) for r in state.reached],
@@ -538,6 +572,8 @@ class CommonCarrierState(State):
         self.top = [-1] * CELLS
         self.mask = [0] * CELLS
         self.occ = 0
+        #: the occupied cells and their 8 neighbours
+        self.halo = 0
         #: cells whose top card has a line on side i (TOP, RIGHT, BOTTOM, LEFT)
         self.line = [0, 0, 0, 0]
         #: cells whose top card counts for player p (owned by p, or a PBX)
@@ -563,15 +599,15 @@ class CommonCarrierState(State):
         #: per player, the move at which their best path first reached 5, 6, 7, 8
         self.reached: list[list[int | None]] = [[None] * 4, [None] * 4]
         self._level = 0
-        self._sets: tuple[int, int, int, tuple[tuple[int, int], ...], Any] | None = None
+        self._sets: tuple[int, int, int, tuple[int, ...], Any] | None = None
         self._away: tuple[int, int, int, int] = (0, 0, 0, 0)
+        self._fronts: tuple[int, int, int, int] = (0, 0, 0, 0)
         self._combos: list | None = None
         #: the sum of the weights in ``_combos``
         self._combo_total = 0
         #: per oriented mask, where it fits on this board (``_fits``), reset with ``_sets``
         self._fit_cache: dict[int, tuple[int, tuple[int, int, int, int]]] = {}
         self._near_cache: dict[int, tuple[int, int, int, tuple[int, int, int, int]]] = {}
-        self._cell_lists: dict[int, list[int]] = {}
         #: per (mask of a, mask of b) counted, the placements with both near the board and apart,
         #: and each mask's cells near the board and their number
         self._apart: dict[tuple[int, int], tuple[int, int, int, int, int]] = {}
@@ -672,25 +708,31 @@ class CommonCarrierState(State):
 
     def sample_action(self, rng: random.Random) -> tuple:
         """A legal action drawn uniformly: pick a combination by its count, then a pair in it."""
-        combos = self._combo_list()
-        pick = rng.randrange(self._combo_total)
-        for weight, combo in combos:
-            if pick < weight:
-                if combo[0] == "one":
-                    action = self._combo_action_at(combo, pick // 2)
-                else:
-                    action = self._sample_pair(combo, pick if combo[0] == "same" else pick // 2, rng)
-                self._trusted = action
-                return action
-            pick -= weight
-        raise AssertionError("unreachable")
+        action = _placement_action(self, self._sample_placement(rng), self.game.card_mask)
+        self._trusted = action
+        return action
+
+    def random_playout(self, rng: random.Random, max_moves: int, branching: list[int]) -> int:
+        """``CommonCarrierGame.random_playout``: the plays ``sample_action`` draws (the same random
+        draws, so the same game as move by move), laid without making or checking actions."""
+        moves = 0
+        while not self.finished and moves < max_moves:
+            self._combo_list()
+            branching.append(self._combo_total // 2)
+            self._lay(self._sample_placement(rng))
+            moves += 1
+        return moves
 
     def apply_action(self, action: Sequence) -> None:
         if self.finished:
             raise IllegalAction("the game is over")
         if action is not self._trusted or action is None:
             self._check_listed(action)
-        self._apply(tuple(action))
+        masks = self.game.card_mask
+        place: tuple = ()
+        for card, r, c, t in action:
+            place += (card, (r + 1) * W + c + 1, _TURNED[masks[card]] if t else masks[card])
+        self._lay(place)
 
     # --- what the rules ask about a position ----------------------------
 
@@ -774,8 +816,10 @@ class CommonCarrierState(State):
         for _ in range(2):
             other = 1 - player
             deck, hand = self.decks[player], self.hands[player]
-            for _ in range(min(2, len(deck))):
+            if deck:
                 hand.append(deck.pop())
+                if deck:
+                    hand.append(deck.pop())
             if hand:
                 self.phase, self.pending = PHASE_TURN, []
                 self.endgame_turn = self.game.endgame and not deck
@@ -796,10 +840,10 @@ class CommonCarrierState(State):
         self.player = player
         if self.phase == PHASE_TURN:
             quota = min(1 if self.endgame_turn else 2, len(cards))
-            levels = [quota]
+            levels: Iterable[int] = (quota,)
         else:
             quota = min(self.quota, len(cards))
-            levels = list(range(quota, 0, -1))
+            levels = range(quota, 0, -1)
         self.quota = quota
         self._invalidate()
         for level in levels:
@@ -822,16 +866,22 @@ class CommonCarrierState(State):
         self.quota = min(quota, len(cards))
         self._begin_decision(1 - owner, cards)
 
-    def _apply(self, action: tuple) -> None:
+    def _lay(self, place: tuple) -> None:
+        """Make a play given as (card, cell, oriented mask) once or twice in a row: lay the cards,
+        then the turn flow."""
         player = self.player
-        masks = self.game.card_mask
-        for card, r, c, t in action:
-            cell = (r + 1) * W + c + 1
-            self.placed.append(card)
-            self.placed_cells.append(cell)
-            self._put(card, cell, _TURNED[masks[card]] if t else masks[card])
+        if len(place) == 3:
+            played: tuple = (place[0],)
+            self.placed.append(place[0])
+            self.placed_cells.append(place[1])
+            self._put(place[0], place[1], place[2])
+        else:
+            played = (place[0], place[3])
+            self.placed += played
+            self.placed_cells += (place[1], place[4])
+            self._put(place[0], place[1], place[2])
+            self._put(place[3], place[4], place[5])
         self.moves += 1
-        played = {card for card, *_ in action}
         if self.phase == PHASE_TURN:
             # a full play leaves only the hole card (or, in the endgame, the rest)
             hand = self.hands[player]
@@ -852,7 +902,14 @@ class CommonCarrierState(State):
         """
         target = self.game.target
         reached = []
+        line = self.line
+        hl, vl = line[1] & (line[3] >> 1), line[2] & (line[0] >> W)
+        least = min(target, REPORTED_TARGETS[0])
         for player in (mover, 1 - mover):
+            own = self.own[player]
+            links = (hl & own & (own >> 1)).bit_count() + (vl & own & (own >> W)).bit_count()
+            if links < least:
+                continue
             marks = self.reached[player]
             # the measure matters once it can reach a mark not yet made, or the target
             need = target
@@ -860,9 +917,9 @@ class CommonCarrierState(State):
                 if marks[i] is None:
                     need = min(need, t)
                     break
-            if self.own_links(player) < need:
+            if links < need:
                 continue
-            v = self.value(player)
+            v = _best_path(hl, vl, own)
             for i, t in enumerate(REPORTED_TARGETS):
                 if v >= t and marks[i] is None:
                     marks[i] = self.moves
@@ -896,38 +953,56 @@ class CommonCarrierState(State):
 
     # --- the board, incrementally --------------------------------------------
 
-    def _put(self, card: int, cell: int, mask: int) -> tuple:
-        """Lay ``card`` on ``cell``; returns what ``_lift`` needs to undo it."""
-        box = self.bbox
-        undo = (cell, self.top[cell], self.mask[cell], box)
+    def _put_undoably(self, card: int, cell: int, mask: int) -> tuple:
+        """``_put``, returning what ``_lift`` needs to undo it."""
+        undo = (cell, self.top[cell], self.mask[cell], self.bbox)
+        self._put(card, cell, mask)
+        return undo
+
+    def _put(self, card: int, cell: int, mask: int) -> None:
+        """Lay ``card`` on ``cell``."""
         bit = 1 << cell
-        keep = ~bit
+        line, own = self.line, self.own
+        counts = self.game.card_counts[card]
+        if self.top[cell] >= 0:  # a card covered: its sides and owners go
+            keep = ~bit
+            line[0] &= keep
+            line[1] &= keep
+            line[2] &= keep
+            line[3] &= keep
+            own[0] &= keep
+            own[1] &= keep
         self.top[cell] = card
         self.mask[cell] = mask
         self.occ |= bit
-        line = self.line
-        line[0] = line[0] & keep | bit * (mask & 1)
-        line[1] = line[1] & keep | bit * (mask >> 1 & 1)
-        line[2] = line[2] & keep | bit * (mask >> 2 & 1)
-        line[3] = line[3] & keep | bit * (mask >> 3)
-        counts = self.game.card_counts[card]
-        own = self.own
-        own[0] = own[0] & keep | bit * (counts & 1)
-        own[1] = own[1] & keep | bit * (counts >> 1)
+        self.halo |= _HALO[cell]
+        if mask & TOP:
+            line[0] |= bit
+        if mask & RIGHT:
+            line[1] |= bit
+        if mask & BOTTOM:
+            line[2] |= bit
+        if mask & LEFT:
+            line[3] |= bit
+        if counts & 1:
+            own[0] |= bit
+        if counts & 2:
+            own[1] |= bit
         r, c = _ROW_COL[cell]
+        box = self.bbox
         if box is None:
             self.bbox = (r, r, c, c)
         else:
             r0, r1, c0, c1 = box
             if r < r0 or r > r1 or c < c0 or c > c1:
                 self.bbox = (min(r0, r), max(r1, r), min(c0, c), max(c1, c))
-        return undo
 
     def _lift(self, cell: int, card: int, mask: int, bbox: Any) -> None:
         if card < 0:
             bit = 1 << cell
             self.top[cell], self.mask[cell] = -1, 0
             self.occ &= ~bit
+            self.halo = _near(self.occ)
             self.line = [x & ~bit for x in self.line]
             self.own = [x & ~bit for x in self.own]
         else:
@@ -940,7 +1015,6 @@ class CommonCarrierState(State):
         if self._fit_cache:
             self._fit_cache = {}
             self._near_cache = {}
-            self._cell_lists = {}
             self._apart = {}
         self._trusted = None
         self._legal = None
@@ -953,10 +1027,10 @@ class CommonCarrierState(State):
         if self._sets is not None:
             return self._sets
         occ = self.occ
-        bad: tuple[tuple[int, int], ...]
+        bad: tuple[int, ...]
         if not occ:
             frontier, window = 1 << CENTER, INNER_SET
-            bad = ((0, 0),) * 4
+            bad = (0,) * 8
             conflicts = None
         else:
             box = self.bbox
@@ -967,19 +1041,22 @@ class CommonCarrierState(State):
                 known = _WINDOWS[box] = (_rows(r1 - SPAN + 1, r0 + SPAN - 1)
                                          & _cols(c1 - SPAN + 1, c0 + SPAN - 1))
             window = known
-            frontier = (occ | occ << 1 | occ >> 1 | occ << W | occ >> W | occ << (W + 1)
-                        | occ << (W - 1) | occ >> (W + 1) | occ >> (W - 1)) & window
+            frontier = self.halo & window
             l0, l1, l2, l3 = self.line
             # a cell conflicts on side i when its neighbour there is occupied and
             # shows a line (for a blank side) or a blank (for a line side)
             f0, f1, f2, f3 = l2 << W, l3 >> 1, l0 >> W, l1 << 1
-            bad = ((f0, occ << W & ~f0), (f1, occ >> 1 & ~f1), (f2, occ >> W & ~f2), (f3, occ << 1 & ~f3))
+            # (side 0 blank, side 0 line, side 1 blank, ...): picked by ``_SIDE_PICK``
+            bad = (f0, occ << W & ~f0, f1, occ >> 1 & ~f1, f2, occ >> W & ~f2, f3, occ << 1 & ~f3)
             r0, r1, c0, c1 = box
             conflicts = box if r1 - r0 == SPAN - 2 or c1 - c0 == SPAN - 2 else None
         self._sets = (occ, frontier, window, bad, conflicts)
         # cells away from the board, shifted onto the cells diagonal to them (``_near_fits``)
         away = window & ~frontier
         self._away = (away << (W + 1), away << (W - 1), away >> (W - 1), away >> (W + 1))
+        # per side: cells that are near the board or whose neighbour on that side is
+        self._fronts = (frontier | frontier << W, frontier | frontier >> 1,
+                        frontier | frontier >> W, frontier | frontier << 1)
         return self._sets
 
     def _fits(self, mask: int) -> tuple[int, tuple[int, int, int, int]]:
@@ -987,15 +1064,8 @@ class CommonCarrierState(State):
         cached = self._fit_cache.get(mask)
         if cached is not None:
             return cached
-        _occ, _frontier, window, bad, _ = self._sets or self._board_sets()
-        b0 = bad[0][mask & 1]
-        b1 = bad[1][(mask >> 1) & 1]
-        b2 = bad[2][(mask >> 2) & 1]
-        b3 = bad[3][(mask >> 3) & 1]
-        fit = window & ~(b0 | b1 | b2 | b3)
-        out = (fit, (window & ~(b1 | b2 | b3), window & ~(b0 | b2 | b3),
-                     window & ~(b0 | b1 | b3), window & ~(b0 | b1 | b2)))
-        self._fit_cache[mask] = out
+        sets = self._sets or self._board_sets()
+        out = self._fit_cache[mask] = _fit_sets(sets[2], sets[3], mask)
         return out
 
     def _near_fits(self, mask: int) -> tuple[int, int, int, tuple[int, int, int, int]]:
@@ -1008,17 +1078,9 @@ class CommonCarrierState(State):
         cached = self._near_cache.get(mask)
         if cached is not None:
             return cached
-        occ, frontier, window, bad, _ = self._sets or self._board_sets()
-        fitted = self._fit_cache.get(mask)
-        if fitted is None:
-            b0 = bad[0][mask & 1]
-            b1 = bad[1][(mask >> 1) & 1]
-            b2 = bad[2][(mask >> 2) & 1]
-            b3 = bad[3][(mask >> 3) & 1]
-            fitted = self._fit_cache[mask] = (
-                window & ~(b0 | b1 | b2 | b3),
-                (window & ~(b1 | b2 | b3), window & ~(b0 | b2 | b3),
-                 window & ~(b0 | b1 | b3), window & ~(b0 | b1 | b2)))
+        sets = self._sets or self._board_sets()
+        occ, frontier = sets[0], sets[1]
+        fitted = self._fit_cache[mask] = _fit_sets(sets[2], sets[3], mask)
         near = fitted[0] & frontier
         free = near & ~occ
         corner = 0
@@ -1036,9 +1098,7 @@ class CommonCarrierState(State):
         cards = self.pending if self.phase == PHASE_HANDOVER else self.hands[self.player]
         game = self.game
         if self._level == 2 and len(cards) == 2:
-            two = self._combos = self._two_card_combos(*cards)
-            self._combo_total = sum(weight for weight, _ in two)
-            return two
+            return self._two_card_combos(*cards)
         kinds: dict[int, list[int]] = {}
         for card in cards:
             kinds.setdefault(canonical(game.card_mask[card]), []).append(card)
@@ -1072,7 +1132,8 @@ class CommonCarrierState(State):
         return combos
 
     def _two_card_combos(self, a: int, b: int) -> list:
-        """``_combo_list`` for a hand of two cards to play both (the usual turn), in its order."""
+        """``_combo_list`` for a hand of two cards to play both (the usual turn), in its order (and
+        their total weight)."""
         masks = self.game.card_mask
         ka, kb = _CANONICAL[masks[a]], _CANONICAL[masks[b]]
         if ka > kb:
@@ -1104,6 +1165,8 @@ class CommonCarrierState(State):
                     n = count(ma, near_a, mb, near_b)
                     if n:
                         combos.append((2 * n, ("two", a, ma, b, mb)))
+        self._combos = combos
+        self._combo_total = sum([weight for weight, _ in combos])
         return combos
 
     def _count_pairs(self, ma: int, mb: int) -> int:
@@ -1116,7 +1179,8 @@ class CommonCarrierState(State):
 
     def _count_near(self, ma: int, near_a: tuple, mb: int, near_b: tuple) -> int:
         """``_count_pairs`` given the two masks' ``_near_fits``."""
-        _occ, frontier, _window, _bad, conflicts = self._sets or self._board_sets()
+        conflicts = (self._sets or self._board_sets())[4]
+        fronts = self._fronts
         pa, na, corner_a, exa = near_a
         pb, nb, corner_b, exb = near_b
         pc = int.bit_count
@@ -1131,13 +1195,13 @@ class CommonCarrierState(State):
         # orthogonal neighbours whose shared edges agree, at least one near the board
         # (a's side i faces b's side i + 2; b sits at a + step)
         if not (ma ^ (mb >> 2)) & 1:  # a's top, b's bottom: b = a - W
-            n += pc(exa[0] & exb[2] << W & (frontier | frontier << W))
+            n += pc(exa[0] & exb[2] << W & fronts[0])
         if not ((ma >> 1) ^ (mb >> 3)) & 1:  # a's right, b's left: b = a + 1
-            n += pc(exa[1] & exb[3] >> 1 & (frontier | frontier >> 1))
+            n += pc(exa[1] & exb[3] >> 1 & fronts[1])
         if not ((ma >> 2) ^ mb) & 1:  # a's bottom, b's top: b = a + W
-            n += pc(exa[2] & exb[0] >> W & (frontier | frontier >> W))
+            n += pc(exa[2] & exb[0] >> W & fronts[2])
         if not ((ma >> 3) ^ (mb >> 1)) & 1:  # a's left, b's right: b = a - 1
-            n += pc(exa[3] & exb[1] << 1 & (frontier | frontier << 1))
+            n += pc(exa[3] & exb[1] << 1 & fronts[3])
         return n
 
     @staticmethod
@@ -1184,13 +1248,17 @@ class CommonCarrierState(State):
             c2s = DIAG[c1] & free_pb
             if c2s:
                 yield c1, c2s, 0
+        for step, ones in self._side_by_side(ma, exa, mb, exb):
+            if ones:
+                yield -1, ones, step
+
+    def _side_by_side(self, ma: int, exa: tuple, mb: int, exb: tuple) -> Iterator[tuple[int, int]]:
+        """For each side of a whose edge agrees with b's facing one: (step, the cells x where a on x
+        and b on x + step fit, one of them near the board), given ``_fits``' sides of both."""
         for side, step in enumerate(SIDE_STEP):
             opp = OPPOSITE[side]
             if bool(ma & SIDE_BITS[side]) == bool(mb & SIDE_BITS[opp]):
-                ones = (exa[side] & _shift_back(exb[opp], step)
-                        & (frontier | _shift_back(frontier, step)))
-                if ones:
-                    yield -1, ones, step
+                yield step, exa[side] & _shift_back(exb[opp], step) & self._fronts[side]
 
     @staticmethod
     def _stretching(c1: int, box: tuple[int, int, int, int]) -> int:
@@ -1242,11 +1310,14 @@ class CommonCarrierState(State):
 
     def _combo_action_at(self, combo: tuple, index: int) -> tuple:
         """The index-th ordered placement of a combination (same order as listing)."""
+        return _placement_action(self, self._combo_placement_at(combo, index), self.game.card_mask)
+
+    def _combo_placement_at(self, combo: tuple, index: int) -> tuple:
+        """``_combo_action_at`` as (card, cell, oriented mask) once or twice."""
         if combo[0] == "one":
             _, card, mask = combo
             fit, _ = self._fits(mask)
-            cell = _nth_bit(fit & self._board_sets()[1], index)
-            return ((card, *row_col(cell), mask != self.game.card_mask[card]),)
+            return card, _nth_bit(fit & self._board_sets()[1], index), mask
         kind, a, ma, b, mb = combo
         for c1, c2s, step in self._pair_chunks(ma, mb):
             n = _popcount(c2s)
@@ -1256,12 +1327,21 @@ class CommonCarrierState(State):
                 else:
                     x = _nth_bit(c2s, index)
                     y = x + step
-                if kind == "same" and x > y:
-                    # the same position with the two identical cards swapped
-                    return self._pair_action(a, mb, y, b, ma, x)
-                return self._pair_action(a, ma, x, b, mb, y)
+                return _pair_placement(kind, a, ma, x, b, mb, y)
             index -= n
         raise AssertionError("index beyond the combination's count")
+
+    def _sample_placement(self, rng: random.Random) -> tuple:
+        """``sample_action`` as (card, cell, oriented mask) once or twice."""
+        combos = self._combo_list()
+        pick = _below(rng, self._combo_total)
+        for weight, combo in combos:
+            if pick < weight:
+                if combo[0] == "one":
+                    return self._combo_placement_at(combo, pick // 2)
+                return self._sample_pair(combo, pick if combo[0] == "same" else pick // 2, rng)
+            pick -= weight
+        raise AssertionError("unreachable")
 
     def _sample_pair(self, combo: tuple, pick: int, rng: random.Random) -> tuple:
         """An ordered placement of a two-card combination, uniformly, given ``pick``: a uniform
@@ -1279,10 +1359,9 @@ class CommonCarrierState(State):
             apart, pb, nb, pa, na = self._apart[(mb, ma)]
         if pick < apart:
             conflicts = self._board_sets()[4]
-            cells_a, cells_b = self._cells_of(pa), self._cells_of(pb)
             while True:
-                i, j = divmod(rng.randrange(na * nb), nb)
-                x, y = cells_a[i], cells_b[j]
+                i, j = divmod(_below(rng, na * nb), nb)
+                x, y = _nth_bit(pa, i), _nth_bit(pb, j)
                 if x == y or y - x in _ORTH_STEPS:
                     continue
                 if conflicts is not None and (self._stretching(x, conflicts) >> y) & 1:
@@ -1290,48 +1369,32 @@ class CommonCarrierState(State):
                 break
         else:
             x, y = self._counted_pair(pick - apart, ma, mb)
-        if kind == "same" and x > y:
-            # the same position with the two identical cards swapped
-            return self._pair_action(a, mb, y, b, ma, x)
-        return self._pair_action(a, ma, x, b, mb, y)
+        return _pair_placement(kind, a, ma, x, b, mb, y)
 
     def _counted_pair(self, index: int, ma: int, mb: int) -> tuple[int, int]:
         """The index-th of the placements ``_sample_pair`` does not draw: a card away from the board
-        at a corner of the other (a's near, then b's near), then side by side."""
-        occ, frontier, window, _bad, _ = self._sets or self._board_sets()
+        at a corner of the other (a's near, then b's near; a diagonal at a time), then side by
+        side."""
+        occ = (self._sets or self._board_sets())[0]
         pa, _, _, exa = self._near_fits(ma)
         pb, _, _, exb = self._near_fits(mb)
-        away = window & ~frontier
         pc = int.bit_count
-        for x in _cell_list(pa & ~occ):
-            ys = DIAG[x] & away
-            k = pc(ys)
-            if index < k:
-                return x, _nth_bit(ys, index)
-            index -= k
-        for y in _cell_list(pb & ~occ):
-            xs = DIAG[y] & away
-            k = pc(xs)
-            if index < k:
-                return _nth_bit(xs, index), y
-            index -= k
-        for side, step in enumerate(SIDE_STEP):
-            opp = OPPOSITE[side]
-            if bool(ma & SIDE_BITS[side]) == bool(mb & SIDE_BITS[opp]):
-                ones = (exa[side] & _shift_back(exb[opp], step)
-                        & (frontier | _shift_back(frontier, step)))
-                k = pc(ones)
+        for held, near in ((0, pa & ~occ), (1, pb & ~occ)):
+            # the cells of ``near`` with the cell a diagonal step away away from the board
+            for away, step in zip(self._away, DIAG_STEPS):
+                cells = near & away
+                k = pc(cells)
                 if index < k:
-                    x = _nth_bit(ones, index)
-                    return x, x + step
+                    x = _nth_bit(cells, index)
+                    return (x + step, x) if held else (x, x + step)
                 index -= k
+        for step, ones in self._side_by_side(ma, exa, mb, exb):
+            k = pc(ones)
+            if index < k:
+                x = _nth_bit(ones, index)
+                return x, x + step
+            index -= k
         raise AssertionError("index beyond the combination's count")
-
-    def _cells_of(self, cells: int) -> list[int]:
-        listed = self._cell_lists.get(cells)
-        if listed is None:
-            listed = self._cell_lists[cells] = _cell_list(cells)
-        return listed
 
     def _pair_action(self, a: int, ma: int, x: int, b: int, mb: int, y: int) -> tuple:
         masks = self.game.card_mask
@@ -1373,7 +1436,7 @@ class CommonCarrierState(State):
         cells = [cell_of(r, c) for _, r, c, _ in action]
         if not self.occ and CENTER not in cells:
             return False
-        undo = [self._put(card, cell, self.game._oriented(card, t))
+        undo = [self._put_undoably(card, cell, self.game._oriented(card, t))
                 for (card, _, _, t), cell in zip(action, cells)]
         assert self.bbox is not None  # cards were just laid
         r0, r1, c0, c1 = self.bbox
@@ -1389,6 +1452,31 @@ class CommonCarrierState(State):
         return ok
 
 
+def _fit_sets(window: int, bad: tuple[int, ...], mask: int) -> tuple[int, tuple[int, int, int, int]]:
+    """``CommonCarrierState._fits`` on a board whose window and side conflicts are given."""
+    b0, b1, b2, b3 = _SIDE_PICK[mask](bad)
+    b01, b23 = b0 | b1, b2 | b3
+    return window & ~(b01 | b23), (window & ~(b1 | b23), window & ~(b0 | b23), window & ~(b01 | b3),
+                                   window & ~(b01 | b2))
+
+
+def _pair_placement(kind: str, a: int, ma: int, x: int, b: int, mb: int, y: int) -> tuple:
+    """The placement (a, x, ma, b, y, mb) as listing gives it: two cards of one kind on x > y
+    swapped (the same position), the lower card id first."""
+    if kind == "same" and x > y:
+        x, ma, y, mb = y, mb, x, ma
+    return (a, x, ma, b, y, mb) if a < b else (b, y, mb, a, x, ma)
+
+
+def _below(rng: random.Random, n: int) -> int:
+    """``rng.randrange(n)`` (the same draw), without its argument checks: it runs twice a move."""
+    k = n.bit_length()
+    r = rng.getrandbits(k)
+    while r >= n:
+        r = rng.getrandbits(k)
+    return r
+
+
 def _orientations(mask: int) -> tuple[int, ...]:
     t = turned(mask)
     return (mask,) if t == mask else (mask, t)
@@ -1397,6 +1485,8 @@ def _orientations(mask: int) -> tuple[int, ...]:
 _ORIENTATIONS = [_orientations(_m) for _m in range(16)]
 _TURNED = [turned(_m) for _m in range(16)]
 _CANONICAL = [canonical(_m) for _m in range(16)]
+#: per mask, its four sides' conflicts from a board's ``bad`` (``_fits``)
+_SIDE_PICK = [operator.itemgetter(*(2 * _i + (_m >> _i & 1) for _i in range(4))) for _m in range(16)]
 
 
 def _popcount(x: int) -> int:
@@ -1410,8 +1500,59 @@ def _best_path(hl: int, vl: int, own: int) -> int:
     vp = vl & own & (own >> W)
     if not (hp | vp):
         return 0
-    _root, dist = _link_graph(hl, vl, hp, vp)
-    return max((max(d.values()) for d in dist.values()), default=0)
+    # ``_link_graph``'s nodes, but only those of cells on the player's links
+    h0, v0 = hl & ~hp, vl & ~vp
+    zero = h0 | h0 << 1 | v0 | v0 << W
+    groups: list[tuple[int, int]] = []  # (cells, node) of the merged cells met
+    adjacent: dict[int, set[int]] = {}
+    for cells, step in ((hp, 1), (vp, W)):
+        while cells:
+            bit = cells & -cells
+            cells ^= bit
+            ends = []
+            for end in (bit, bit << step):
+                node = end.bit_length() - 1
+                if zero & end:
+                    for group, named in groups:
+                        if group & end:
+                            node = named
+                            break
+                    else:
+                        groups.append((_flood(end, h0, v0), node))
+                ends.append(node)
+            a, b = ends
+            if a != b:
+                adjacent.setdefault(a, set()).add(b)
+                adjacent.setdefault(b, set()).add(a)
+    # how far the farthest node is from each
+    return max((max(_distances(adjacent, source).values()) for source in adjacent), default=0)
+
+
+def _distances(adjacent: dict[int, set[int]], source: int) -> dict[int, int]:
+    """How many steps each node ``source`` reaches is from it."""
+    seen = {source: 0}
+    layer = [source]
+    d = 0
+    while layer:
+        d += 1
+        nxt = []
+        for n in layer:
+            for m in adjacent[n]:
+                if m not in seen:
+                    seen[m] = d
+                    nxt.append(m)
+        layer = nxt
+    return seen
+
+
+def _flood(group: int, h0: int, v0: int) -> int:
+    """``group`` and every cell joined to it by the links ``h0`` (cell to cell + 1) and ``v0``
+    (cell to cell + W)."""
+    while True:
+        grown = group | (group & h0) << 1 | (group >> 1) & h0 | (group & v0) << W | (group >> W) & v0
+        if grown == group:
+            return group
+        group = grown
 
 
 def _link_graph(hl: int, vl: int, hp: int, vp: int) -> tuple[dict[int, int], dict[int, dict[int, int]]]:
@@ -1423,12 +1564,7 @@ def _link_graph(hl: int, vl: int, hp: int, vp: int) -> tuple[dict[int, int], dic
     zero = h0 | h0 << 1 | v0 | v0 << W  # cells with a link that is not the player's
     while zero:
         low = zero & -zero
-        group = low
-        while True:  # flood along those links
-            grown = group | (group & h0) << 1 | (group >> 1) & h0 | (group & v0) << W | (group >> W) & v0
-            if grown == group:
-                break
-            group = grown
+        group = _flood(low, h0, v0)
         zero &= ~group
         node = low.bit_length() - 1
         while group:
@@ -1445,27 +1581,15 @@ def _link_graph(hl: int, vl: int, hp: int, vp: int) -> tuple[dict[int, int], dic
             if a != b:
                 adjacent.setdefault(a, set()).add(b)
                 adjacent.setdefault(b, set()).add(a)
-    dist: dict[int, dict[int, int]] = {}
-    for source, first in adjacent.items():
-        seen = {source: 0}
-        for n in first:
-            seen[n] = 1
-        layer = list(first)
-        d = 1
-        while layer:
-            d += 1
-            nxt = []
-            for n in layer:
-                for m in adjacent[n]:
-                    if m not in seen:
-                        seen[m] = d
-                        nxt.append(m)
-            layer = nxt
-        dist[source] = seen
-    return root, dist
+    return root, {source: _distances(adjacent, source) for source in adjacent}
 
 
 _ORTH_STEPS = frozenset((1, -1, W, -W))
+
+
+def _score(target: int, mine: int, theirs: int) -> int:
+    """Greedy's score of the two measures after a play."""
+    return 1000 if mine >= target else (-1000 if theirs >= target else mine - theirs)
 
 
 def _placement_action(state: CommonCarrierState, place: tuple, masks: list[int]) -> tuple:
@@ -1476,7 +1600,7 @@ def _placement_action(state: CommonCarrierState, place: tuple, masks: list[int])
     card, cell, mask = place
     return ((card, *row_col(cell), mask != masks[card]),)
 #: a card that changes nobody's distances (see ``_AfterMove._piece``)
-_NOTHING: tuple = (frozenset(), 0, 0, None)
+_NOTHING: tuple = (0, 0, 0, None)
 
 
 class _AfterMove:
@@ -1496,32 +1620,37 @@ class _AfterMove:
         self.state = state
         line = state.line
         self.hl, self.vl = line[1] & (line[3] >> 1), line[2] & (line[0] >> W)
-        #: per player and covered cells that change hands: root, distances, eccentricity,
-        #: group of each node, and the measure
+        #: per player and covered cells that change hands: ``_graph``
         self.graphs: dict[tuple[int, int], tuple] = {}
         self.full: dict[tuple[int, int, int], int] = {}
         self.facing: dict[int, list[int]] = {}
-        self.pieces: dict[tuple[int, int, int, int], tuple] = {}
+        #: ``facing`` as a set of cells
+        self.facing_set: dict[int, int] = {}
         self.cells: dict[tuple[int, int, int], tuple | None] = {}
         self.player = state.player
         #: each player's measure now
         self.best = [self._graph(0, 0)[4], self._graph(1, 0)[4]]
-        self._both: dict[tuple[int, int], tuple | None] = {}
+        #: ``both``, per whom the card counts for (bits 1, 2 or 3), per cell
+        self._both: list[dict[int, tuple | None]] = [{}, {}, {}, {}]
 
     def both(self, cell: int, bits: int) -> tuple | None:
         """A card counting for ``bits`` on ``cell`` (not beside the other card), for the player to
         move and the rival: (groups, longest path through it) twice, or None if it needs more."""
-        key = (cell, bits)
-        if key in self._both:
-            return self._both[key]
+        known = self._both[bits]
+        if cell in known:
+            return known[cell]
         q = self.player
         mine = self._cell(q, cell, (bits >> q) & 1)
         theirs = self._cell(1 - q, cell, (bits >> (1 - q)) & 1)
         out = None
         if mine is not None and theirs is not None and mine[0] is not None and theirs[0] is not None:
             out = (mine[0], mine[2], theirs[0], theirs[2], mine[1], theirs[1])
-        self._both[key] = out
+        known[cell] = out
         return out
+
+    def known(self, bits: int) -> dict[int, tuple | None]:
+        """``both``'s answers so far for a card counting for ``bits``, by cell."""
+        return self._both[bits]
 
     def side_by_side(self, place: tuple, player: int, key: tuple) -> tuple[int, int]:
         """``values_at`` of two cards on empty cells side by side: key (x, bits, y, bits, mask on x,
@@ -1561,25 +1690,48 @@ class _AfterMove:
                 link_xy = bool(mx & SIDE_BITS[side]) and bool(my & SIDE_BITS[OPPOSITE[side]])
                 x_on, y_on = (occ >> x) & 1, (occ >> y) & 1
                 if x_on and y_on:
-                    return self._laid(place, player)
+                    return self._both_covered(placed, link_xy, place, player)
                 if x_on or y_on:
                     return self._covered_beside(placed[::-1] if y_on else placed, link_xy, place, player)
         out = []
         for q in (player, 1 - player):
-            own = state.own[q]
-            flip = 0
-            new = []
-            for cell, bits, _ in placed:
-                counts = (bits >> q) & 1
-                if (occ >> cell) & 1:
-                    if ((own >> cell) & 1) != counts and any((own >> n) & 1 for n in self._facing(cell)):
-                        flip |= 1 << cell
-                else:
-                    new.append((cell, counts))
-            v = self._joined(q, flip, new, link_xy)
+            v = self._measure(q, [(cell, (bits >> q) & 1) for cell, bits, _ in placed], link_xy)
             if v is None:
                 return self._laid(place, player)
             out.append(v)
+        return out[0], out[1]
+
+    def _measure(self, q: int, placed: list[tuple[int, int]], link_xy: bool) -> int | None:
+        """``q``'s measure once cards counting (cell, 0 or 1) for ``q`` are laid, from the distances
+        of the board with the covered cards that change hands flipped: None if that does not do."""
+        state = self.state
+        own, occ = state.own[q], state.occ
+        flip = 0
+        new = []
+        for cell, counts in placed:
+            if (occ >> cell) & 1:
+                if self._changes_hands(own, cell, counts):
+                    flip |= 1 << cell
+            else:
+                new.append((cell, counts))
+        return self._joined(q, flip, new, link_xy)
+
+    def _both_covered(self, placed: list, link_xy: bool, place: tuple, player: int) -> tuple[int, int]:
+        """``values`` of two cards covering two side by side.
+
+        Each covering card agrees with its other neighbours as the covered one did, so the links
+        stay as they were unless the one between the two changes (then the play is laid): only whom
+        the two cells count for may change.
+        """
+        (x, bits_x, _), (y, bits_y, _) = placed
+        low = min(x, y)
+        if link_xy != bool(((self.hl if abs(x - y) == 1 else self.vl) >> low) & 1):
+            return self._laid(place, player)
+        own = self.state.own
+        out = []
+        for q in (player, 1 - player):
+            flip = ((((own[q] >> x) ^ (bits_x >> q)) & 1) << x) | ((((own[q] >> y) ^ (bits_y >> q)) & 1) << y)
+            out.append(self._graph(q, flip)[4])
         return out[0], out[1]
 
     def _covered_beside(self, placed: list, link_xy: bool, place: tuple, player: int) -> tuple[int, int]:
@@ -1596,15 +1748,16 @@ class _AfterMove:
             own = state.own[q]
             cx, cy = (bits_x >> q) & 1, (bits_y >> q) & 1
             flip = 0
-            if ((own >> x) & 1) != cx and any((own >> n) & 1 for n in self._facing(x)):
+            if self._changes_hands(own, x, cx):
                 flip = 1 << x
             links = [(n, cy & (own >> n) & 1) for n in self._facing(y) if n != x]
             if link_xy:
                 links.append((x, cy & cx))
-            groups, _far, through, _one = self._hung(q, flip, links)
+            graph = self._graph(q, flip)
+            groups, _far, through, _one = _hung(graph, links)
             if groups is None:
                 return self._laid(place, player)
-            out.append(max(self._graph(q, flip)[4], through))
+            out.append(max(graph[4], through))
         return out[0], out[1]
 
     def apart(self, place: tuple, player: int, x: int, bx: int, y: int, by: int) -> tuple[int, int]:
@@ -1612,10 +1765,15 @@ class _AfterMove:
         for)."""
         out = []
         for q in (player, 1 - player):
-            pa = self._cell(q, x, (bx >> q) & 1)
-            pb = self._cell(q, y, (by >> q) & 1)
+            cx, cy = (bx >> q) & 1, (by >> q) & 1
+            pa = self._cell(q, x, cx)
+            pb = self._cell(q, y, cy)
             if pa is None or pb is None:  # a covered card changes hands
-                return self.values_at(place, player)
+                v = self._measure(q, [(x, cx), (y, cy)], False)
+                if v is None:
+                    return self._laid(place, player)
+                out.append(v)
+                continue
             ga, far_a, through_a, one_a = pa
             gb, far_b, through_b, one_b = pb
             if ga is None or gb is None:
@@ -1639,23 +1797,21 @@ class _AfterMove:
         if key in self.cells:
             return self.cells[key]
         state = self.state
-        graph = self._graph(q, 0)
         if (state.occ >> cell) & 1:
-            own = state.own[q]
             linked = self._facing(cell)
-            if ((own >> cell) & 1) == counts or not any((own >> n) & 1 for n in linked):
+            if not self._changes_hands(state.own[q], cell, counts):
                 out = _NOTHING  # every link here costs q what it did
             elif counts and len(linked) == 1:
                 # q's card covers a card that was not q's and links to one node of q's: it hangs
                 # off that node like a new card
-                root, _dist, ecc, group, _best, _own = graph
+                root, _dist, ecc, group, _best, _own, _pieces = self._graph(q, 0)
                 node = root.get(linked[0], linked[0])
                 far = 1 + ecc.get(node, 0)
-                out = (frozenset((group.get(node, node),)), far, far, (node, 1))
+                out = (1 << group.get(node, node), far, far, (node, 1))
             else:
                 out = None
         else:
-            out = self._piece(q, 0, cell, counts)
+            out = self._piece(self._graph(q, 0), cell, counts)
         self.cells[key] = out
         return out
 
@@ -1667,9 +1823,23 @@ class _AfterMove:
             linked = [cell + step for side, step in enumerate(SIDE_STEP)
                       if (occ >> (cell + step)) & 1 and (line[OPPOSITE[side]] >> (cell + step)) & 1]
             self.facing[cell] = linked
+            self.facing_set[cell] = sum(1 << n for n in linked)
         return linked
 
+    def _changes_hands(self, own: int, cell: int, counts: int) -> bool:
+        """Whether a card counting ``counts`` (0 or 1) for the player whose cells are ``own``, laid
+        on the card on ``cell``, changes that player's links: it counts otherwise and is linked to
+        one of theirs."""
+        if ((own >> cell) & 1) == counts:
+            return False
+        if cell not in self.facing_set:
+            self._facing(cell)
+        return bool(own & self.facing_set[cell])
+
     def _graph(self, q: int, flip: int) -> tuple:
+        """``q``'s distances with the cells of ``flip`` changing hands: each cell's node, the
+        distances, each node's eccentricity and group, the measure, the cells that count for ``q``
+        and the new cards hung on this board so far (``_piece``)."""
         graph = self.graphs.get((q, flip))
         if graph is None:
             own = self.state.own[q] ^ flip
@@ -1678,35 +1848,20 @@ class _AfterMove:
             root, dist = _link_graph(self.hl, self.vl, hp, vp)
             ecc = {node: max(d.values()) for node, d in dist.items()}
             group = {node: min(d) for node, d in dist.items()}
-            graph = self.graphs[(q, flip)] = (root, dist, ecc, group, max(ecc.values(), default=0), own)
+            graph = self.graphs[(q, flip)] = (root, dist, ecc, group, max(ecc.values(), default=0), own, {})
         return graph
 
-    def _piece(self, q: int, flip: int, cell: int, counts: int) -> tuple:
-        """A new card on an empty cell: the groups its links reach (None if one twice: a loop),
-        its farthest reach, its longest path through it, and its one (node, cost) if it has one link."""
-        key = (q, flip, cell, counts)
-        piece = self.pieces.get(key)
+    def _piece(self, graph: tuple, cell: int, counts: int) -> tuple:
+        """A new card on an empty cell, counting ``counts`` (0 or 1) for the player of ``graph``:
+        the groups its links reach (a bit per group; None if one twice: a loop), its farthest
+        reach, its longest path through it, and its one (node, cost) if it has one link."""
+        pieces = graph[6]
+        key = 2 * cell + counts
+        piece = pieces.get(key)
         if piece is None:
-            own = self._graph(q, flip)[5]
-            piece = self.pieces[key] = self._hung(q, flip, [(n, counts & (own >> n) & 1)
-                                                            for n in self._facing(cell)])
+            own = graph[5]
+            piece = pieces[key] = _hung(graph, [(n, counts & (own >> n) & 1) for n in self._facing(cell)])
         return piece
-
-    def _hung(self, q: int, flip: int, links: list[tuple[int, int]]) -> tuple:
-        """``_piece`` of a new card with links (cell, cost) to cards on the board."""
-        root, _dist, ecc, group, _best, _own = self._graph(q, flip)
-        reach = [0]
-        groups = []
-        ends = []
-        for n, cost in links:
-            node = root.get(n, n)
-            reach.append(cost + ecc.get(node, 0))
-            groups.append(group.get(node, node))
-            ends.append((node, cost))
-        reach.sort(reverse=True)
-        through = reach[0] + reach[1] if len(reach) > 1 else 0
-        return (frozenset(groups) if len(set(groups)) == len(groups) else None,
-                reach[0], through, ends[0] if len(ends) == 1 else None)
 
     def _joined(self, q: int, flip: int, new: list[tuple[int, int]], link_xy: bool) -> int | None:
         """The measure with the new cells hung on, or None if they close a loop."""
@@ -1715,10 +1870,10 @@ class _AfterMove:
         if not new:
             return best
         if len(new) == 1:
-            groups, _far, through, _one = self._piece(q, flip, *new[0])
-            return None if groups is None else max(best, through)
-        ga, far_a, through_a, one_a = self._piece(q, flip, *new[0])
-        gb, far_b, through_b, one_b = self._piece(q, flip, *new[1])
+            groups, _far, through, _one = self._piece(graph, *new[0])
+            return None if groups is None else (through if through > best else best)
+        ga, far_a, through_a, one_a = self._piece(graph, *new[0])
+        gb, far_b, through_b, one_b = self._piece(graph, *new[1])
         if ga is None or gb is None:
             return None
         if ga & gb:
@@ -1735,7 +1890,7 @@ class _AfterMove:
 
     def _laid(self, place: tuple, player: int) -> tuple[int, int]:
         state = self.state
-        undo = [state._put(place[i], place[i + 1], place[i + 2]) for i in range(0, len(place), 3)]
+        undo = [state._put_undoably(place[i], place[i + 1], place[i + 2]) for i in range(0, len(place), 3)]
         line = state.line
         hl, vl = line[1] & (line[3] >> 1), line[2] & (line[0] >> W)
         out = []
@@ -1748,6 +1903,28 @@ class _AfterMove:
         for item in reversed(undo):
             state._lift(*item)
         return out[0], out[1]
+
+
+def _hung(graph: tuple, links: list[tuple[int, int]]) -> tuple:
+    """``_AfterMove._piece`` of a new card with links (cell, cost) to cards on a board whose
+    ``_AfterMove._graph`` is ``graph``."""
+    root, _dist, ecc, group, _best, _own, _pieces = graph
+    first = second = 0  # the two farthest reaches
+    groups: int | None = 0
+    for n, cost in links:
+        node = root.get(n, n)
+        reach = cost + ecc.get(node, 0)
+        if reach > first:
+            first, second = reach, first
+        elif reach > second:
+            second = reach
+        bit = 1 << group.get(node, node)
+        groups = None if groups is None or groups & bit else groups | bit
+    one = None
+    if len(links) == 1:
+        n, cost = links[0]
+        one = (root.get(n, n), cost)
+    return groups, first, first + second, one
 
 
 # --- the validator's constructive check ------------------------------------
