@@ -115,3 +115,19 @@ def test_docs_answers_show_the_ladders_with_their_options(cli):
     text = render([ladder])
     assert "## How strong the players are" in text
     assert "| common-carrier | 2 | target=5 | 1 | random vs greedy | 4 |" in text
+
+
+def test_the_help_and_the_readme_give_the_full_run_sizes_the_code_plays(cli):
+    """The full run's policy and games per game are stated in `analyze --help` and the README; a
+    change to FULL_RUN must change them too."""
+    from conftest import ROOT
+
+    from cardgen.analyze import FULL_RUN, QUICK_RUN
+
+    helped = " ".join(re.sub(r"-\n\s*", "-", cli("analyze", "--help").output).split())  # unwrapped
+    readme = " ".join((ROOT / "README.md").read_text(encoding="utf-8").split())
+    names = {"common-carrier": "Common Carrier", "dotcombust": "dotCOMbust", "clusterfuck": "Clusterfuck"}
+    for game, (policy, games) in FULL_RUN.items():
+        assert f"{games} for {game}" in helped and policy in helped, game
+        assert re.search(rf"`{policy}`[^()]*?\b{games}\b[^()]*?{names[game]}", readme), game
+    assert f"{QUICK_RUN[0]} with --quick" in helped and f"{QUICK_RUN[1]} with --quick" in helped
