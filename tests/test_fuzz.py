@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import random
 import sys
+import tempfile
 from pathlib import Path
 
 from conftest import ROOT
@@ -12,8 +13,9 @@ from hypothesis import strategies as st
 sys.path.insert(0, str(ROOT / "tools"))
 from fuzz import mutate, sources
 
-#: the bundled decks and the starter deck, each with its folder
-DECKS: list[tuple[str, Path]] = sources()
+#: the bundled decks and the starter deck, each with its folder (the starter's removed at exit)
+_STARTER = tempfile.TemporaryDirectory(prefix="cardgen-fuzz-starter-")
+DECKS: list[tuple[str, Path]] = sources(Path(_STARTER.name))
 
 
 def test_mutations_are_seeded():

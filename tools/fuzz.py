@@ -58,10 +58,10 @@ def mutate(text: str, rng: random.Random, steps: int | None = None) -> str:
     return "\n".join(lines) + "\n"
 
 
-def sources() -> list[tuple[str, Path]]:
-    """The decks to mutate, each with the folder whose files (CSV, art) it needs beside it."""
+def sources(starter: Path) -> list[tuple[str, Path]]:
+    """The decks to mutate, each with the folder whose files (CSV, art) it needs beside it; the
+    starter deck is written into ``starter`` (the caller's to remove)."""
     found = [(p.read_text(encoding="utf-8"), p.parent) for p in sorted((ROOT / "decks").glob("*.yaml"))]
-    starter = Path(tempfile.mkdtemp(prefix="cardgen-fuzz-starter-"))
     sys.path.insert(0, str(ROOT))
     from cardgen.starter import write_starter
 
@@ -113,11 +113,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--memory-mb", type=int, default=500, help="address space a run may use (default 500)")
     args = parser.parse_args(argv)
     rng = random.Random(args.seed)
-    decks = sources()
     counts: Counter[str] = Counter()
     slowest: list[tuple[float, int]] = []
     bad: list[tuple[int, str, str]] = []
     with tempfile.TemporaryDirectory(prefix="cardgen-fuzz-") as tmp:
+        decks = sources(Path(tmp) / "starter")
         for n in range(args.decks):
             text, folder = decks[n % len(decks)]
             result = run_one(mutate(text, rng), folder, Path(tmp) / "run", args.timeout, args.memory_mb)
