@@ -163,7 +163,7 @@ def test_the_search_judges_the_points_a_player_gained_by_its_own_passes():
             break
         det.apply_action(tuple(game.random_action(det, p, rng) for p in range(4)))
     judged = game.evaluate(det)
-    assert all(0.0 <= v <= 1.0 for v in judged) and abs(sum(judged) - 1) < 0.5
+    assert all(0.0 <= v <= 1.0 for v in judged)
     if not det.is_terminal():
         best = max(range(4), key=lambda p: game.value(det, p) - start[p] - det._incoming[p])
         assert judged[best] == max(judged)

@@ -149,8 +149,9 @@ def test_dotcombust_a_part_kept_by_the_receiver_is_known_to_the_passer():
     # turn 0 passes one seat left: 0 gives asset 0 face down to 1, who has none and keeps it
     state.apply_action((Pass((0,), False), Pass((1,), True), Pass((3,), True)))
     assert state.hands[1][0] == 1
-    assert state.known_parts[0 * 3 + 1] == {0: 1}
-    # seat 2 saw only a card move to seat 1, but knows the two parts it answered seat 1's face-up pass with
+    # seat 1's face-up pass to seat 2 and its answer (two parts back) are seen by the whole table
+    assert state.known_parts[0 * 3 + 1] == {0: 1, 1: 2}
+    # seat 2 saw only a card move to seat 1 face down, but knows the two parts it answered with
     assert state.known_parts[2 * 3 + 1] == {1: 2}
     for seed in range(10):
         assert state.determinize(0, random.Random(seed)).hands[1][0] >= 1

@@ -952,9 +952,10 @@ class DotcombustState(State):
         parts ``player`` knows it holds from the passes between the two
         (``known_parts``). Everything else in the other hands is dealt again
         from the parts ``player`` does not see, each hand keeping its size.
-        Conservative readings: a pass between two others is seen only as a
-        number of cards (its faces, even face up, are unseen), and what a
-        pass says a hand does *not* hold is not used. Tagback bans between
+        A face-up pass between two others, and its answer, are seen by the
+        whole table; a face-down one only as a number of cards. What a pass
+        says a hand does *not* hold is not used (a conservative reading; it
+        measured no stronger, docs/rules-readings.md). Tagback bans between
         two others are cleared (``player`` knows only those involving them).
         The copy tracks no knowledge (``known_parts`` None): it is searched,
         not determinized again.
@@ -1032,7 +1033,9 @@ class DotcombustState(State):
                 if not cards:
                     continue
                 q = (p + offset) % n
-                moves += [(p, a, -1, q) for a in cards]
+                # who sees p's cards move, and q's: each other, or (face up) the whole table
+                by_q, by_p = (TABLE, TABLE) if play[1] else (q, p)
+                moves += [(p, a, -1, by_q) for a in cards]
                 if gifts is not None and gifts[p]:
                     next(answers)
                     moves.append((q, cards[0], 1, p))
@@ -1040,14 +1043,14 @@ class DotcombustState(State):
                 for a, k, _ in _transactions(play):
                     x, _, back = next(answers)
                     if x == q:  # the receiver had none and kept them all
-                        moves.append((q, a, k, p))
+                        moves.append((q, a, k, by_p))
                     elif back > k:  # the receiver paid back - k
-                        moves += [(q, a, k - back, p), (p, a, back, q)]
+                        moves += [(q, a, k - back, by_p), (p, a, back, by_q)]
                     else:  # face up to a receiver with none: one comes back, of two it keeps one
-                        moves.append((p, a, 1, q))
+                        moves.append((p, a, 1, by_q))
                         if k == 2:
                             next(answers)
-                            moves.append((q, a, 1, p))
+                            moves.append((q, a, 1, by_p))
             self._learn(moves)
         log.clear()
 
@@ -1056,9 +1059,11 @@ class DotcombustState(State):
 
         ``moves`` are (holder, asset, parts gained or lost, the other party).
         The two parties of a pass see its faces; everyone sees how many cards
-        move. So x's lower bound on q's parts of asset a falls by every card q
-        lost that x did not see (it might have been an a) and by the a's x saw
-        q lose, floored at 0, and then rises by the a's x saw q gain.
+        move, and the faces of a face-up pass (witness TABLE), so also what its
+        answer moved: the cards that come back are parts of the asset shown.
+        So x's lower bound on q's parts of asset a falls by every card q lost
+        that x did not see (it might have been an a) and by the a's x saw q
+        lose, floored at 0, and then rises by the a's x saw q gain.
         """
         known = self._known
         assert known is not None
@@ -1069,11 +1074,15 @@ class DotcombustState(State):
         for holder, a, change, witness in moves:
             if change < 0:
                 lost[holder] -= change
-                row = seen_lost.setdefault((witness, holder), {})
-                row[a] = row.get(a, 0) - change
-            else:
-                row = seen_gained.setdefault((witness, holder), {})
-                row[a] = row.get(a, 0) + change
+            for x in (range(n) if witness == TABLE else (witness,)):
+                if x == holder:
+                    continue
+                if change < 0:
+                    row = seen_lost.setdefault((x, holder), {})
+                    row[a] = row.get(a, 0) - change
+                else:
+                    row = seen_gained.setdefault((x, holder), {})
+                    row[a] = row.get(a, 0) + change
         for x in range(n):
             for q in range(n):
                 old = known[x * n + q]
@@ -1255,6 +1264,10 @@ def _check_asset(name: str, cards: list[Any], error: Any) -> None:
     missing = [p for p in dict.fromkeys(parts) if p not in seen]
     if missing:
         error(f"asset '{name}' has no card for part(s) {', '.join(missing)}", cards[0])
+
+
+#: the witness of a move the whole table sees (a face-up pass and its answer), in _learn's moves
+TABLE = -1
 
 
 def _progress(count: float, size: int) -> float:
