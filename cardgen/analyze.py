@@ -18,7 +18,7 @@ from .errors import CardgenError
 from .playtest import DEFAULT_MAX_MOVES, rate_difference, run_playtest, wilson_interval
 
 #: per game, the policy every seat plays in a full run and the games of each experiment: sized so
-#: that a full run of one game takes 10 to 25 minutes on a 2-core machine with --jobs 2
+#: that a full run of one game takes 5 to 30 minutes on a 2-core machine with --jobs 2
 #: (docs/answers.md); --policy and --games make a bigger one
 FULL_RUN: dict[str, tuple[str, int]] = {
     "common-carrier": ("mcts:300", 100),
