@@ -47,6 +47,8 @@ EVALUATE_SPREAD = 3.0
 ROLLOUT_DEPTH = 0
 #: share of greedy plays chosen at random instead (see greedy_action)
 GREEDY_EXPLORE = 0.05
+#: the witness of a move the whole table sees (a face-up pass and its answer), in _learn's moves
+TABLE = -1
 #: the original game prints exactly this many cards
 FULL_DECK_CARDS = 80
 MIN_PLAYERS, MAX_PLAYERS = 3, 12
@@ -1074,15 +1076,11 @@ class DotcombustState(State):
         for holder, a, change, witness in moves:
             if change < 0:
                 lost[holder] -= change
+            seen = seen_lost if change < 0 else seen_gained
             for x in (range(n) if witness == TABLE else (witness,)):
-                if x == holder:
-                    continue
-                if change < 0:
-                    row = seen_lost.setdefault((x, holder), {})
-                    row[a] = row.get(a, 0) - change
-                else:
-                    row = seen_gained.setdefault((x, holder), {})
-                    row[a] = row.get(a, 0) + change
+                if x != holder:
+                    row = seen.setdefault((x, holder), {})
+                    row[a] = row.get(a, 0) + abs(change)
         for x in range(n):
             for q in range(n):
                 old = known[x * n + q]
@@ -1264,10 +1262,6 @@ def _check_asset(name: str, cards: list[Any], error: Any) -> None:
     missing = [p for p in dict.fromkeys(parts) if p not in seen]
     if missing:
         error(f"asset '{name}' has no card for part(s) {', '.join(missing)}", cards[0])
-
-
-#: the witness of a move the whole table sees (a face-up pass and its answer), in _learn's moves
-TABLE = -1
 
 
 def _progress(count: float, size: int) -> float:

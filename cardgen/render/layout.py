@@ -525,13 +525,14 @@ def draw(canvas, ops: list[tuple]) -> None:
                 text.setTextOrigin(x, y)
             elif text.getY() != y or abs(text.getX() - x) > 0.005:
                 text.setTextOrigin(x, y)
-            if face is None or face[2] != font or face[3] != size:
+            if face != (font, size):
                 text.setFont(font, size)
-                face = (*_face(font, size, text._leading), font, size)
+                face = (font, size)
+                selected = _face(font, size, text._leading)
             if ink != color:
                 text.setFillColorRGB(*color)
                 ink = color
-            _text_out(canvas, text, face, words, width)
+            _text_out(canvas, text, selected, words, width)
             continue
         if text is not None:
             canvas.drawText(text)
@@ -571,10 +572,11 @@ def _face(font: str, size: float, leading: float) -> tuple[Any, str]:
     return pdfmetrics.getFont(font), f"{fp_str(size)} Tf {fp_str(leading)} TL"
 
 
-def _text_out(canvas, text, face: tuple, words: str, width: float) -> None:
-    """``text.textOut(words)`` in the face set last, writing the same operators without measuring
-    the words again (the op carries their width). Text fonts are always TrueType (see fonts.py)."""
-    font, select = face[0], face[1]
+def _text_out(canvas, text, selected: tuple[Any, str], words: str, width: float) -> None:
+    """``text.textOut(words)`` in the face set last (``selected``, from ``_face``), writing the same
+    operators without measuring the words again (the op carries their width). Text fonts are
+    always TrueType (see fonts.py)."""
+    font, select = selected
     doc = canvas._doc
     for subset, chunk in font.splitString(words, doc):
         if subset != text._curSubset:
