@@ -186,9 +186,6 @@ class Faces:
                 out.append(Finding(str(self.deck.path), f"text does not fit: {what}", card_id, card.location))
         return out
 
-    def drawing_map(self) -> dict[str, Any]:
-        return self.drawings
-
 
 def _reference_lines(card: Card, options: dict) -> list[str]:
     from .reference import reference_lines

@@ -145,14 +145,6 @@ def draw_art(canvas, path: Path, x: float, y: float, width: float, height: float
     canvas.restoreState()
 
 
-def draw_image(canvas, path: Path, x: float, y: float, width: float, height: float, form: str | None = None) -> None:
-    """Draw the art inside the box, keeping its aspect ratio, centred."""
-    iw, ih = natural_size(path)
-    scale = min(width / iw, height / ih)
-    dw, dh = iw * scale, ih * scale
-    draw_art(canvas, path, x + (width - dw) / 2, y + (height - dh) / 2, dw, dh, form)
-
-
 def _draw_natural(canvas, path: Path, w: float, h: float) -> None:
     if path.suffix.lower() == ".svg":
         from reportlab.graphics import renderPDF
