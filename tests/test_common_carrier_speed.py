@@ -141,7 +141,7 @@ def test_the_same_seed_plays_out_the_same_game():
 
 def test_the_win_measure_is_the_longest_of_the_distances_the_greedy_player_reads():
     game = CommonCarrierGame(options={"gray_rule": True, "target": 20})
-    seen = 0
+    seen = stopped = 0
     for state, _ in positions(game, 4):
         line = state.line
         hl, vl = line[1] & (line[3] >> 1), line[2] & (line[0] >> cc.W)
@@ -151,5 +151,10 @@ def test_the_win_measure_is_the_longest_of_the_distances_the_greedy_player_reads
             _root, dist = cc._link_graph(hl, vl, hp, vp)
             longest = max((max(d.values()) for d in dist.values()), default=0)
             assert cc._best_path(hl, vl, own) == longest
+            # asked only whether it reaches ``need``: exact from there, any number below it else
+            for need in range(1, 9):
+                short = cc._best_path(hl, vl, own, need)
+                assert short == longest if longest >= need else short < need
+                stopped += short != longest
             seen += longest > 2
-    assert seen > 10
+    assert seen > 10 and stopped > 10

@@ -236,8 +236,16 @@ def _shift_back(x: int, step: int) -> int:
 
 
 def _nth_bit(x: int, n: int) -> int:
-    """The n-th cell of x (cells of the inner board) in increasing order, counted a row at a time."""
-    row = _ROW_COL[(x & -x).bit_length() - 1][0]
+    """The n-th cell of x (cells of the inner board) in increasing order, counted a row at a time
+    from the top or, when the top rows hold fewer than n + 1 cells, from the middle."""
+    top = x & _TOP_ROWS
+    k = top.bit_count()
+    if n < k:
+        row = _ROW_COL[(x & -x).bit_length() - 1][0]
+    else:
+        n -= k
+        x ^= top
+        row = INNER // 2
     while row < INNER:
         shift, table = _ROW_TABLES[row]
         cells = table[(x >> shift) & 511]
@@ -272,6 +280,8 @@ _ROW_COL = [row_col(_cell) for _cell in range(CELLS)]
 #: per inner row: where its 9 cells start in a board's bits, and for each 9-bit pattern its cells
 _ROW_TABLES = [(cell_of(_r, 0), [tuple(cell_of(_r, 0) + _c for _c in range(INNER) if _p >> _c & 1)
                                  for _p in range(1 << INNER)]) for _r in range(INNER)]
+#: the inner board's top rows, above the middle one (``_nth_bit``)
+_TOP_ROWS = sum(ROW_SET[:INNER // 2])
 #: the span window of each bounding box seen (filled as boxes appear)
 _WINDOWS: dict[tuple[int, int, int, int], int] = {}
 
@@ -605,9 +615,8 @@ class CommonCarrierState(State):
         self._combos: list | None = None
         #: the sum of the weights in ``_combos``
         self._combo_total = 0
-        #: per oriented mask, where it fits on this board (``_fits``), reset with ``_sets``
-        self._fit_cache: dict[int, tuple[int, tuple[int, int, int, int]]] = {}
-        self._near_cache: dict[int, tuple[int, int, int, tuple[int, int, int, int]]] = {}
+        #: per oriented mask, where it fits on this board (``_near_set``), reset with ``_sets``
+        self._near_cache: dict[int, tuple] = {}
         #: per (mask of a, mask of b) counted, the placements with both near the board and apart,
         #: and each mask's cells near the board and their number
         self._apart: dict[tuple[int, int], tuple[int, int, int, int, int]] = {}
@@ -683,7 +692,6 @@ class CommonCarrierState(State):
         other.pending = self.pending[:]
         other.reached = [r[:] for r in self.reached]
         other._winners = self._winners[:]
-        other._fit_cache = dict(self._fit_cache)
         other._near_cache = dict(self._near_cache)
         other._apart = dict(self._apart)
         return other
@@ -716,10 +724,11 @@ class CommonCarrierState(State):
         """``CommonCarrierGame.random_playout``: the plays ``sample_action`` draws (the same random
         draws, so the same game as move by move), laid without making or checking actions."""
         moves = 0
+        lay, sample, count = self._lay, self._sample_placement, branching.append
         while not self.finished and moves < max_moves:
-            self._combo_list()
-            branching.append(self._combo_total // 2)
-            self._lay(self._sample_placement(rng))
+            place = sample(rng)  # counts the plays first
+            count(self._combo_total // 2)
+            lay(place)
             moves += 1
         return moves
 
@@ -871,16 +880,18 @@ class CommonCarrierState(State):
         then the turn flow."""
         player = self.player
         if len(place) == 3:
-            played: tuple = (place[0],)
-            self.placed.append(place[0])
-            self.placed_cells.append(place[1])
-            self._put(place[0], place[1], place[2])
+            a, x, ma = place
+            played: tuple = (a,)
+            self.placed.append(a)
+            self.placed_cells.append(x)
+            self._put(a, x, ma)
         else:
-            played = (place[0], place[3])
+            a, x, ma, b, y, mb = place
+            played = (a, b)
             self.placed += played
-            self.placed_cells += (place[1], place[4])
-            self._put(place[0], place[1], place[2])
-            self._put(place[3], place[4], place[5])
+            self.placed_cells += (x, y)
+            self._put(a, x, ma)
+            self._put(b, y, mb)
         self.moves += 1
         if self.phase == PHASE_TURN:
             # a full play leaves only the hole card (or, in the endgame, the rest)
@@ -919,7 +930,7 @@ class CommonCarrierState(State):
                     break
             if links < need:
                 continue
-            v = _best_path(hl, vl, own)
+            v = _best_path(hl, vl, own, need)
             for i, t in enumerate(REPORTED_TARGETS):
                 if v >= t and marks[i] is None:
                     marks[i] = self.moves
@@ -962,17 +973,18 @@ class CommonCarrierState(State):
     def _put(self, card: int, cell: int, mask: int) -> None:
         """Lay ``card`` on ``cell``."""
         bit = 1 << cell
-        line, own = self.line, self.own
-        counts = self.game.card_counts[card]
-        if self.top[cell] >= 0:  # a card covered: its sides and owners go
+        top = self.top
+        line = self.line
+        if top[cell] >= 0:  # a card covered: its sides and owners go
             keep = ~bit
             line[0] &= keep
             line[1] &= keep
             line[2] &= keep
             line[3] &= keep
+            own = self.own
             own[0] &= keep
             own[1] &= keep
-        self.top[cell] = card
+        top[cell] = card
         self.mask[cell] = mask
         self.occ |= bit
         self.halo |= _HALO[cell]
@@ -984,10 +996,11 @@ class CommonCarrierState(State):
             line[2] |= bit
         if mask & LEFT:
             line[3] |= bit
+        counts = self.game.card_counts[card]
         if counts & 1:
-            own[0] |= bit
+            self.own[0] |= bit
         if counts & 2:
-            own[1] |= bit
+            self.own[1] |= bit
         r, c = _ROW_COL[cell]
         box = self.bbox
         if box is None:
@@ -995,7 +1008,7 @@ class CommonCarrierState(State):
         else:
             r0, r1, c0, c1 = box
             if r < r0 or r > r1 or c < c0 or c > c1:
-                self.bbox = (min(r0, r), max(r1, r), min(c0, c), max(c1, c))
+                self.bbox = (r if r < r0 else r0, r if r > r1 else r1, c if c < c0 else c0, c if c > c1 else c1)
 
     def _lift(self, cell: int, card: int, mask: int, bbox: Any) -> None:
         if card < 0:
@@ -1012,8 +1025,7 @@ class CommonCarrierState(State):
     def _invalidate(self) -> None:
         self._sets = None
         self._combos = None
-        if self._fit_cache:
-            self._fit_cache = {}
+        if self._apart or self._near_cache:
             self._near_cache = {}
             self._apart = {}
         self._trusted = None
@@ -1061,35 +1073,15 @@ class CommonCarrierState(State):
 
     def _fits(self, mask: int) -> tuple[int, tuple[int, int, int, int]]:
         """Cells where ``mask`` agrees with every neighbour, and with all but side d."""
-        cached = self._fit_cache.get(mask)
-        if cached is not None:
-            return cached
-        sets = self._sets or self._board_sets()
-        out = self._fit_cache[mask] = _fit_sets(sets[2], sets[3], mask)
-        return out
+        near = self._near_fits(mask)
+        return near[5], near[4]
 
-    def _near_fits(self, mask: int) -> tuple[int, int, int, tuple[int, int, int, int]]:
-        """For ``_count_pairs``: cells near the board where ``mask`` fits, how many, the ways to put
-        a second card at a corner of one of them, away from the board, and ``_fits``' sides.
-
-        Away from the board every mask fits (no neighbour to disagree with), so the second card's
-        cells are the window's cells away from the board whatever its mask.
-        """
+    def _near_fits(self, mask: int) -> tuple:
+        """``_near_set`` of ``mask`` on this board, remembered until the board changes."""
         cached = self._near_cache.get(mask)
-        if cached is not None:
-            return cached
-        sets = self._sets or self._board_sets()
-        occ, frontier = sets[0], sets[1]
-        fitted = self._fit_cache[mask] = _fit_sets(sets[2], sets[3], mask)
-        near = fitted[0] & frontier
-        free = near & ~occ
-        corner = 0
-        if free:
-            a1, a2, a3, a4 = self._away
-            pc = int.bit_count
-            corner = pc(free & a1) + pc(free & a2) + pc(free & a3) + pc(free & a4)
-        out = self._near_cache[mask] = (near, near.bit_count(), corner, fitted[1])
-        return out
+        if cached is None:
+            cached = self._near_cache[mask] = _near_set(self._sets or self._board_sets(), self._away, mask)
+        return cached
 
     def _combo_list(self) -> list:
         """(weight, combination) pairs; weight is twice the number of actions it holds."""
@@ -1140,31 +1132,31 @@ class CommonCarrierState(State):
             a, b = b, a
         combos: list[tuple[int, tuple[Any, ...]]] = []
         count = self._count_near
-        near = self._near_fits
+        sets = self._sets or self._board_sets()
+        away = self._away
+        # each orientation's fit near the board, worked out here: the playout's inner loop
+        near_a = [_near_set(sets, away, m) for m in _ORIENTATIONS[masks[a]]]
         if ka == kb:
-            m, *other = _ORIENTATIONS[masks[a]]
-            near_m = near(m)
-            n = count(m, near_m, m, near_m)
+            m = near_a[0][0]
+            n = count(near_a[0], near_a[0])
             if n:
                 combos.append((n, ("same", a, m, b, m)))
-            if other:
-                t = other[0]
-                near_t = near(t)
-                n = count(m, near_m, t, near_t)  # the same as (t, m): swap the two cells
+            if len(near_a) > 1:
+                t = near_a[1][0]
+                n = count(near_a[0], near_a[1])  # the same as (t, m): swap the two cells
                 if n:
                     combos.append((n, ("same", a, m, b, t)))
                     combos.append((n, ("same", a, t, b, m)))
-                n = count(t, near_t, t, near_t)
+                n = count(near_a[1], near_a[1])
                 if n:
                     combos.append((n, ("same", a, t, b, t)))
         else:
-            nears_b = [(mb, near(mb)) for mb in _ORIENTATIONS[masks[b]]]
-            for ma in _ORIENTATIONS[masks[a]]:
-                near_a = near(ma)
-                for mb, near_b in nears_b:
-                    n = count(ma, near_a, mb, near_b)
+            near_b = [_near_set(sets, away, m) for m in _ORIENTATIONS[masks[b]]]
+            for fa in near_a:
+                for fb in near_b:
+                    n = count(fa, fb)
                     if n:
-                        combos.append((2 * n, ("two", a, ma, b, mb)))
+                        combos.append((2 * n, ("two", a, fa[0], b, fb[0])))
         self._combos = combos
         self._combo_total = sum([weight for weight, _ in combos])
         return combos
@@ -1175,14 +1167,14 @@ class CommonCarrierState(State):
         Written out by hand (shifts for the steps -W, 1, W, -1 and the four
         diagonals): it is the inner loop of every random playout.
         """
-        return self._count_near(ma, self._near_fits(ma), mb, self._near_fits(mb))
+        return self._count_near(self._near_fits(ma), self._near_fits(mb))
 
-    def _count_near(self, ma: int, near_a: tuple, mb: int, near_b: tuple) -> int:
-        """``_count_pairs`` given the two masks' ``_near_fits``."""
+    def _count_near(self, near_a: tuple, near_b: tuple) -> int:
+        """``_count_pairs`` given the two masks' ``_near_set``."""
         conflicts = (self._sets or self._board_sets())[4]
         fronts = self._fronts
-        pa, na, corner_a, exa = near_a
-        pb, nb, corner_b, exb = near_b
+        ma, pa, na, corner_a, exa, _ = near_a
+        mb, pb, nb, corner_b, exb, _ = near_b
         pc = int.bit_count
         # cells for a and b, each near the board: any two cells but the same or orthogonal neighbours
         n = (na * nb - pc(pa & pb) - pc(pa & pb << W) - pc(pa & pb >> 1)
@@ -1333,7 +1325,9 @@ class CommonCarrierState(State):
 
     def _sample_placement(self, rng: random.Random) -> tuple:
         """``sample_action`` as (card, cell, oriented mask) once or twice."""
-        combos = self._combo_list()
+        combos = self._combos
+        if combos is None:
+            combos = self._combo_list()
         pick = _below(rng, self._combo_total)
         for weight, combo in combos:
             if pick < weight:
@@ -1376,8 +1370,8 @@ class CommonCarrierState(State):
         at a corner of the other (a's near, then b's near; a diagonal at a time), then side by
         side."""
         occ = (self._sets or self._board_sets())[0]
-        pa, _, _, exa = self._near_fits(ma)
-        pb, _, _, exb = self._near_fits(mb)
+        _, pa, _, _, exa, _ = self._near_fits(ma)
+        _, pb, _, _, exb, _ = self._near_fits(mb)
         pc = int.bit_count
         for held, near in ((0, pa & ~occ), (1, pb & ~occ)):
             # the cells of ``near`` with the cell a diagonal step away away from the board
@@ -1452,12 +1446,27 @@ class CommonCarrierState(State):
         return ok
 
 
-def _fit_sets(window: int, bad: tuple[int, ...], mask: int) -> tuple[int, tuple[int, int, int, int]]:
-    """``CommonCarrierState._fits`` on a board whose window and side conflicts are given."""
+def _near_set(sets: tuple, away: tuple[int, int, int, int], mask: int) -> tuple:
+    """Where ``mask`` fits on a board of ``_board_sets`` and ``_away``: ``mask``; the cells near the
+    board where it fits, and how many; the ways to put a second card at a corner of one of them, away
+    from the board; per side d, the cells where it agrees with every neighbour but that on side d;
+    and every cell where it fits.
+
+    Away from the board every mask fits (no neighbour to disagree with), so the second card's
+    cells are the window's cells away from the board whatever its mask.
+    """
+    occ, frontier, window, bad, _ = sets
     b0, b1, b2, b3 = _SIDE_PICK[mask](bad)
     b01, b23 = b0 | b1, b2 | b3
-    return window & ~(b01 | b23), (window & ~(b1 | b23), window & ~(b0 | b23), window & ~(b01 | b3),
-                                   window & ~(b01 | b2))
+    fit = window & ~(b01 | b23)
+    near = fit & frontier
+    free = near & ~occ
+    corner = 0
+    if free:
+        a1, a2, a3, a4 = away
+        corner = (free & a1).bit_count() + (free & a2).bit_count() + (free & a3).bit_count() + (free & a4).bit_count()
+    return (mask, near, near.bit_count(), corner,
+            (window & ~(b1 | b23), window & ~(b0 | b23), window & ~(b01 | b3), window & ~(b01 | b2)), fit)
 
 
 def _pair_placement(kind: str, a: int, ma: int, x: int, b: int, mb: int, y: int) -> tuple:
@@ -1493,9 +1502,13 @@ def _popcount(x: int) -> int:
     return x.bit_count()
 
 
-def _best_path(hl: int, vl: int, own: int) -> int:
+def _best_path(hl: int, vl: int, own: int, need: int = 0) -> int:
     """The win measure of a board given by its links (``hl``: cell to cell + 1, ``vl``: cell to
-    cell + W) and the cells that count for the player."""
+    cell + W) and the cells that count for the player.
+
+    With ``need``, a measure below it may be returned as any number below it: no two nodes that one
+    node reaches are farther apart than twice its farthest, so such a group is settled at once.
+    """
     hp = hl & own & (own >> 1)
     vp = vl & own & (own >> W)
     if not (hp | vp):
@@ -1525,7 +1538,18 @@ def _best_path(hl: int, vl: int, own: int) -> int:
                 adjacent.setdefault(a, set()).add(b)
                 adjacent.setdefault(b, set()).add(a)
     # how far the farthest node is from each
-    return max((max(_distances(adjacent, source).values()) for source in adjacent), default=0)
+    best = 0
+    settled: set[int] = set()
+    for source in adjacent:
+        if source in settled:
+            continue
+        reached = _distances(adjacent, source)
+        far = max(reached.values())
+        if far > best:
+            best = far
+        if 2 * far < need:
+            settled.update(reached)
+    return best
 
 
 def _distances(adjacent: dict[int, set[int]], source: int) -> dict[int, int]:
