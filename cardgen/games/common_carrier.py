@@ -1622,6 +1622,7 @@ class _AfterMove:
         self.hl, self.vl = line[1] & (line[3] >> 1), line[2] & (line[0] >> W)
         #: per player and covered cells that change hands: ``_graph``
         self.graphs: dict[tuple[int, int], tuple] = {}
+        #: the measure per board, as (links across, links down, cells counting for the player): ``_path``
         self.full: dict[tuple[int, int, int], int] = {}
         self.facing: dict[int, list[int]] = {}
         #: ``facing`` as a set of cells
@@ -1630,6 +1631,8 @@ class _AfterMove:
         self.player = state.player
         #: each player's measure now
         self.best = [self._graph(0, 0)[4], self._graph(1, 0)[4]]
+        for q in (0, 1):
+            self.full[(self.hl, self.vl, state.own[q])] = self.best[q]
         #: ``both``, per whom the card counts for (bits 1, 2 or 3), per cell
         self._both: list[dict[int, tuple | None]] = [{}, {}, {}, {}]
 
@@ -1690,7 +1693,7 @@ class _AfterMove:
                 link_xy = bool(mx & SIDE_BITS[side]) and bool(my & SIDE_BITS[OPPOSITE[side]])
                 x_on, y_on = (occ >> x) & 1, (occ >> y) & 1
                 if x_on and y_on:
-                    return self._both_covered(placed, link_xy, place, player)
+                    return self._both_covered(placed, link_xy, player)
                 if x_on or y_on:
                     return self._covered_beside(placed[::-1] if y_on else placed, link_xy, place, player)
         out = []
@@ -1716,22 +1719,25 @@ class _AfterMove:
                 new.append((cell, counts))
         return self._joined(q, flip, new, link_xy)
 
-    def _both_covered(self, placed: list, link_xy: bool, place: tuple, player: int) -> tuple[int, int]:
+    def _both_covered(self, placed: list, link_xy: bool, player: int) -> tuple[int, int]:
         """``values`` of two cards covering two side by side.
 
         Each covering card agrees with its other neighbours as the covered one did, so the links
-        stay as they were unless the one between the two changes (then the play is laid): only whom
-        the two cells count for may change.
+        stay as they were but the one between the two, which the play may make or break: only
+        that link and whom the two cells count for may change.
         """
         (x, bits_x, _), (y, bits_y, _) = placed
-        low = min(x, y)
-        if link_xy != bool(((self.hl if abs(x - y) == 1 else self.vl) >> low) & 1):
-            return self._laid(place, player)
+        low = 1 << min(x, y)
+        hl, vl = self.hl, self.vl
+        if abs(x - y) == 1:
+            hl = hl | low if link_xy else hl & ~low
+        else:
+            vl = vl | low if link_xy else vl & ~low
         own = self.state.own
         out = []
         for q in (player, 1 - player):
             flip = ((((own[q] >> x) ^ (bits_x >> q)) & 1) << x) | ((((own[q] >> y) ^ (bits_y >> q)) & 1) << y)
-            out.append(self._graph(q, flip)[4])
+            out.append(self._path(hl, vl, own[q] ^ flip))
         return out[0], out[1]
 
     def _covered_beside(self, placed: list, link_xy: bool, place: tuple, player: int) -> tuple[int, int]:
@@ -1769,7 +1775,12 @@ class _AfterMove:
             pa = self._cell(q, x, cx)
             pb = self._cell(q, y, cy)
             if pa is None or pb is None:  # a covered card changes hands
-                v = self._measure(q, [(x, cx), (y, cy)], False)
+                if pb is not None and not (self.state.occ >> y) & 1:  # the other hung on with it flipped
+                    v = self._hung_one(self._graph(q, 1 << x), y, cy)
+                elif pa is not None and not (self.state.occ >> x) & 1:
+                    v = self._hung_one(self._graph(q, 1 << y), x, cx)
+                else:
+                    v = self._measure(q, [(x, cx), (y, cy)], False)
                 if v is None:
                     return self._laid(place, player)
                 out.append(v)
@@ -1865,13 +1876,12 @@ class _AfterMove:
 
     def _joined(self, q: int, flip: int, new: list[tuple[int, int]], link_xy: bool) -> int | None:
         """The measure with the new cells hung on, or None if they close a loop."""
-        graph = self._graph(q, flip)
-        best = graph[4]
         if not new:
-            return best
+            return self._path(self.hl, self.vl, self.state.own[q] ^ flip)
+        graph = self._graph(q, flip)
         if len(new) == 1:
-            groups, _far, through, _one = self._piece(graph, *new[0])
-            return None if groups is None else (through if through > best else best)
+            return self._hung_one(graph, *new[0])
+        best = graph[4]
         ga, far_a, through_a, one_a = self._piece(graph, *new[0])
         gb, far_b, through_b, one_b = self._piece(graph, *new[1])
         if ga is None or gb is None:
@@ -1888,21 +1898,29 @@ class _AfterMove:
             best = max(best, far_a + (new[0][1] & new[1][1]) + far_b)
         return best
 
+    def _hung_one(self, graph: tuple, cell: int, counts: int) -> int | None:
+        """The measure of ``graph``'s board with one new card on ``cell``, or None if it closes a loop."""
+        groups, _far, through, _one = self._piece(graph, cell, counts)
+        best = graph[4]
+        return None if groups is None else (through if through > best else best)
+
     def _laid(self, place: tuple, player: int) -> tuple[int, int]:
         state = self.state
         undo = [state._put_undoably(place[i], place[i + 1], place[i + 2]) for i in range(0, len(place), 3)]
         line = state.line
         hl, vl = line[1] & (line[3] >> 1), line[2] & (line[0] >> W)
-        out = []
-        for q in (player, 1 - player):
-            key = (hl, vl, state.own[q])
-            v = self.full.get(key)
-            if v is None:
-                v = self.full[key] = _best_path(hl, vl, state.own[q])
-            out.append(v)
+        out = self._path(hl, vl, state.own[player]), self._path(hl, vl, state.own[1 - player])
         for item in reversed(undo):
             state._lift(*item)
-        return out[0], out[1]
+        return out
+
+    def _path(self, hl: int, vl: int, own: int) -> int:
+        """``_best_path``, once per board."""
+        key = (hl, vl, own)
+        v = self.full.get(key)
+        if v is None:
+            v = self.full[key] = _best_path(hl, vl, own)
+        return v
 
 
 def _hung(graph: tuple, links: list[tuple[int, int]]) -> tuple:
