@@ -1504,7 +1504,7 @@ def _best_path(hl: int, vl: int, own: int) -> int:
     h0, v0 = hl & ~hp, vl & ~vp
     zero = h0 | h0 << 1 | v0 | v0 << W
     groups: list[tuple[int, int]] = []  # (cells, node) of the merged cells met
-    adjacent: dict[int, set[int]] = {}
+    adjacent: dict[int, int] = {}
     for cells, step in ((hp, 1), (vp, W)):
         while cells:
             bit = cells & -cells
@@ -1522,27 +1522,30 @@ def _best_path(hl: int, vl: int, own: int) -> int:
                 ends.append(node)
             a, b = ends
             if a != b:
-                adjacent.setdefault(a, set()).add(b)
-                adjacent.setdefault(b, set()).add(a)
+                adjacent[a] = adjacent.get(a, 0) | 1 << b
+                adjacent[b] = adjacent.get(b, 0) | 1 << a
     # how far the farthest node is from each
-    return max((max(_distances(adjacent, source).values()) for source in adjacent), default=0)
+    return max((_reach(adjacent, source)[0] for source in adjacent), default=0)
 
 
-def _distances(adjacent: dict[int, set[int]], source: int) -> dict[int, int]:
-    """How many steps each node ``source`` reaches is from it."""
-    seen = {source: 0}
-    layer = [source]
+def _reach(adjacent: dict[int, int], source: int, target: int = -1) -> tuple[int, int]:
+    """Steps from ``source`` to the farthest node it reaches (or to ``target``, given one) over
+    ``adjacent`` (each node's neighbours, a bit each), and the nodes reached by then."""
+    stop = 1 << target if target >= 0 else 0
+    seen = layer = 1 << source
     d = 0
-    while layer:
+    while not layer & stop:
+        nxt = 0
+        while layer:
+            low = layer & -layer
+            layer ^= low
+            nxt |= adjacent[low.bit_length() - 1]
+        layer = nxt & ~seen
+        if not layer:
+            break
+        seen |= layer
         d += 1
-        nxt = []
-        for n in layer:
-            for m in adjacent[n]:
-                if m not in seen:
-                    seen[m] = d
-                    nxt.append(m)
-        layer = nxt
-    return seen
+    return d, seen
 
 
 def _flood(group: int, h0: int, v0: int) -> int:
@@ -1555,10 +1558,10 @@ def _flood(group: int, h0: int, v0: int) -> int:
         group = grown
 
 
-def _link_graph(hl: int, vl: int, hp: int, vp: int) -> tuple[dict[int, int], dict[int, dict[int, int]]]:
+def _link_graph(hl: int, vl: int, hp: int, vp: int) -> tuple[dict[int, int], dict[int, int]]:
     """Cells joined by links that are not the player's (``hp``, ``vp`` are) are one node; the
-    player's links join nodes. Returns each merged cell's node (a cell missing is its own node) and,
-    from every node with a link of the player's, the fewest of their links to each node it reaches."""
+    player's links join nodes. Returns each merged cell's node (a cell missing is its own node) and
+    each node with a link of the player's, with the nodes those links join it to (a bit each)."""
     h0, v0 = hl & ~hp, vl & ~vp
     root: dict[int, int] = {}
     zero = h0 | h0 << 1 | v0 | v0 << W  # cells with a link that is not the player's
@@ -1571,7 +1574,7 @@ def _link_graph(hl: int, vl: int, hp: int, vp: int) -> tuple[dict[int, int], dic
             bit = group & -group
             root[bit.bit_length() - 1] = node
             group ^= bit
-    adjacent: dict[int, set[int]] = {}
+    adjacent: dict[int, int] = {}
     for cells, step in ((hp, 1), (vp, W)):
         while cells:
             bit = cells & -cells
@@ -1579,9 +1582,9 @@ def _link_graph(hl: int, vl: int, hp: int, vp: int) -> tuple[dict[int, int], dic
             cell = bit.bit_length() - 1
             a, b = root.get(cell, cell), root.get(cell + step, cell + step)
             if a != b:
-                adjacent.setdefault(a, set()).add(b)
-                adjacent.setdefault(b, set()).add(a)
-    return root, {source: _distances(adjacent, source) for source in adjacent}
+                adjacent[a] = adjacent.get(a, 0) | 1 << b
+                adjacent[b] = adjacent.get(b, 0) | 1 << a
+    return root, adjacent
 
 
 _ORTH_STEPS = frozenset((1, -1, W, -W))
@@ -1794,7 +1797,7 @@ class _AfterMove:
                 if one_a is None or one_b is None:
                     return self._laid(place, player)
                 (a, ca), (b, cb) = one_a, one_b
-                d = 0 if a == b else graph[1][a][b]
+                d = _reach(graph[1], a, b)[0]
                 out.append(max(graph[4], far_a, far_b, ca + d + cb))
             else:
                 out.append(max(graph[4], through_a, through_b))
@@ -1815,7 +1818,7 @@ class _AfterMove:
             elif counts and len(linked) == 1:
                 # q's card covers a card that was not q's and links to one node of q's: it hangs
                 # off that node like a new card
-                root, _dist, ecc, group, _best, _own, _pieces = self._graph(q, 0)
+                root, _adjacent, ecc, group, _best, _own, _pieces = self._graph(q, 0)
                 node = root.get(linked[0], linked[0])
                 far = 1 + ecc.get(node, 0)
                 out = (1 << group.get(node, node), far, far, (node, 1))
@@ -1849,17 +1852,20 @@ class _AfterMove:
 
     def _graph(self, q: int, flip: int) -> tuple:
         """``q``'s distances with the cells of ``flip`` changing hands: each cell's node, the
-        distances, each node's eccentricity and group, the measure, the cells that count for ``q``
-        and the new cards hung on this board so far (``_piece``)."""
+        nodes each node's links join it to (``_link_graph``), each node's eccentricity and group,
+        the measure, the cells that count for ``q`` and the new cards hung on this board so far
+        (``_piece``)."""
         graph = self.graphs.get((q, flip))
         if graph is None:
             own = self.state.own[q] ^ flip
             hp = self.hl & own & (own >> 1)
             vp = self.vl & own & (own >> W)
-            root, dist = _link_graph(self.hl, self.vl, hp, vp)
-            ecc = {node: max(d.values()) for node, d in dist.items()}
-            group = {node: min(d) for node, d in dist.items()}
-            graph = self.graphs[(q, flip)] = (root, dist, ecc, group, max(ecc.values(), default=0), own, {})
+            root, adjacent = _link_graph(self.hl, self.vl, hp, vp)
+            ecc, group = {}, {}
+            for node in adjacent:
+                ecc[node], seen = _reach(adjacent, node)
+                group[node] = (seen & -seen).bit_length() - 1
+            graph = self.graphs[(q, flip)] = (root, adjacent, ecc, group, max(ecc.values(), default=0), own, {})
         return graph
 
     def _piece(self, graph: tuple, cell: int, counts: int) -> tuple:
@@ -1891,7 +1897,7 @@ class _AfterMove:
                 return None
             # each card linked to one node of the same group: the path between them
             (a, ca), (b, cb) = one_a, one_b
-            d = 0 if a == b else graph[1][a][b]
+            d = _reach(graph[1], a, b)[0]
             return max(best, far_a, far_b, ca + d + cb)
         best = max(best, through_a, through_b)
         if link_xy:
@@ -1926,7 +1932,7 @@ class _AfterMove:
 def _hung(graph: tuple, links: list[tuple[int, int]]) -> tuple:
     """``_AfterMove._piece`` of a new card with links (cell, cost) to cards on a board whose
     ``_AfterMove._graph`` is ``graph``."""
-    root, _dist, ecc, group, _best, _own, _pieces = graph
+    root, _adjacent, ecc, group, _best, _own, _pieces = graph
     first = second = 0  # the two farthest reaches
     groups: int | None = 0
     for n, cost in links:
