@@ -1524,8 +1524,10 @@ def _best_path(hl: int, vl: int, own: int) -> int:
             if a != b:
                 adjacent[a] = adjacent.get(a, 0) | 1 << b
                 adjacent[b] = adjacent.get(b, 0) | 1 << a
+    if len(adjacent) <= 2:  # no node linked to another, or just two linked
+        return len(adjacent) // 2
     # how far the farthest node is from each
-    return max((_reach(adjacent, source)[0] for source in adjacent), default=0)
+    return max(_reach(adjacent, source)[0] for source in adjacent)
 
 
 def _reach(adjacent: dict[int, int], source: int, target: int = -1) -> tuple[int, int]:
