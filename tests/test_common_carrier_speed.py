@@ -148,8 +148,8 @@ def test_the_win_measure_is_the_longest_of_the_distances_the_greedy_player_reads
         for player in (0, 1):
             own = state.own[player]
             hp, vp = hl & own & (own >> 1), vl & own & (own >> cc.W)
-            _root, dist = cc._link_graph(hl, vl, hp, vp)
-            longest = max((max(d.values()) for d in dist.values()), default=0)
+            _root, adjacent = cc._link_graph(hl, vl, hp, vp)
+            longest = max((cc._reach(adjacent, node)[0] for node in adjacent), default=0)
             assert cc._best_path(hl, vl, own) == longest
             # asked only whether it reaches ``need``: exact from there, any number below it else
             for need in range(1, 9):

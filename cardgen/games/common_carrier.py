@@ -1517,7 +1517,7 @@ def _best_path(hl: int, vl: int, own: int, need: int = 0) -> int:
     h0, v0 = hl & ~hp, vl & ~vp
     zero = h0 | h0 << 1 | v0 | v0 << W
     groups: list[tuple[int, int]] = []  # (cells, node) of the merged cells met
-    adjacent: dict[int, set[int]] = {}
+    adjacent: dict[int, int] = {}
     for cells, step in ((hp, 1), (vp, W)):
         while cells:
             bit = cells & -cells
@@ -1535,38 +1535,42 @@ def _best_path(hl: int, vl: int, own: int, need: int = 0) -> int:
                 ends.append(node)
             a, b = ends
             if a != b:
-                adjacent.setdefault(a, set()).add(b)
-                adjacent.setdefault(b, set()).add(a)
+                adjacent[a] = adjacent.get(a, 0) | 1 << b
+                adjacent[b] = adjacent.get(b, 0) | 1 << a
+    if len(adjacent) <= 2:  # no node linked to another, or just two linked
+        return len(adjacent) // 2
     # how far the farthest node is from each
     best = 0
-    settled: set[int] = set()
+    settled = 0
     for source in adjacent:
-        if source in settled:
+        if settled >> source & 1:
             continue
-        reached = _distances(adjacent, source)
-        far = max(reached.values())
+        far, reached = _reach(adjacent, source)
         if far > best:
             best = far
         if 2 * far < need:
-            settled.update(reached)
+            settled |= reached
     return best
 
 
-def _distances(adjacent: dict[int, set[int]], source: int) -> dict[int, int]:
-    """How many steps each node ``source`` reaches is from it."""
-    seen = {source: 0}
-    layer = [source]
+def _reach(adjacent: dict[int, int], source: int, target: int = -1) -> tuple[int, int]:
+    """Steps from ``source`` to the farthest node it reaches (or to ``target``, given one) over
+    ``adjacent`` (each node's neighbours, a bit each), and the nodes reached by then."""
+    stop = 1 << target if target >= 0 else 0
+    seen = layer = 1 << source
     d = 0
-    while layer:
+    while not layer & stop:
+        nxt = 0
+        while layer:
+            low = layer & -layer
+            layer ^= low
+            nxt |= adjacent[low.bit_length() - 1]
+        layer = nxt & ~seen
+        if not layer:
+            break
+        seen |= layer
         d += 1
-        nxt = []
-        for n in layer:
-            for m in adjacent[n]:
-                if m not in seen:
-                    seen[m] = d
-                    nxt.append(m)
-        layer = nxt
-    return seen
+    return d, seen
 
 
 def _flood(group: int, h0: int, v0: int) -> int:
@@ -1579,10 +1583,10 @@ def _flood(group: int, h0: int, v0: int) -> int:
         group = grown
 
 
-def _link_graph(hl: int, vl: int, hp: int, vp: int) -> tuple[dict[int, int], dict[int, dict[int, int]]]:
+def _link_graph(hl: int, vl: int, hp: int, vp: int) -> tuple[dict[int, int], dict[int, int]]:
     """Cells joined by links that are not the player's (``hp``, ``vp`` are) are one node; the
-    player's links join nodes. Returns each merged cell's node (a cell missing is its own node) and,
-    from every node with a link of the player's, the fewest of their links to each node it reaches."""
+    player's links join nodes. Returns each merged cell's node (a cell missing is its own node) and
+    each node with a link of the player's, with the nodes those links join it to (a bit each)."""
     h0, v0 = hl & ~hp, vl & ~vp
     root: dict[int, int] = {}
     zero = h0 | h0 << 1 | v0 | v0 << W  # cells with a link that is not the player's
@@ -1595,7 +1599,7 @@ def _link_graph(hl: int, vl: int, hp: int, vp: int) -> tuple[dict[int, int], dic
             bit = group & -group
             root[bit.bit_length() - 1] = node
             group ^= bit
-    adjacent: dict[int, set[int]] = {}
+    adjacent: dict[int, int] = {}
     for cells, step in ((hp, 1), (vp, W)):
         while cells:
             bit = cells & -cells
@@ -1603,9 +1607,9 @@ def _link_graph(hl: int, vl: int, hp: int, vp: int) -> tuple[dict[int, int], dic
             cell = bit.bit_length() - 1
             a, b = root.get(cell, cell), root.get(cell + step, cell + step)
             if a != b:
-                adjacent.setdefault(a, set()).add(b)
-                adjacent.setdefault(b, set()).add(a)
-    return root, {source: _distances(adjacent, source) for source in adjacent}
+                adjacent[a] = adjacent.get(a, 0) | 1 << b
+                adjacent[b] = adjacent.get(b, 0) | 1 << a
+    return root, adjacent
 
 
 _ORTH_STEPS = frozenset((1, -1, W, -W))
@@ -1646,6 +1650,7 @@ class _AfterMove:
         self.hl, self.vl = line[1] & (line[3] >> 1), line[2] & (line[0] >> W)
         #: per player and covered cells that change hands: ``_graph``
         self.graphs: dict[tuple[int, int], tuple] = {}
+        #: the measure per board, as (links across, links down, cells counting for the player): ``_path``
         self.full: dict[tuple[int, int, int], int] = {}
         self.facing: dict[int, list[int]] = {}
         #: ``facing`` as a set of cells
@@ -1654,6 +1659,8 @@ class _AfterMove:
         self.player = state.player
         #: each player's measure now
         self.best = [self._graph(0, 0)[4], self._graph(1, 0)[4]]
+        for q in (0, 1):
+            self.full[(self.hl, self.vl, state.own[q])] = self.best[q]
         #: ``both``, per whom the card counts for (bits 1, 2 or 3), per cell
         self._both: list[dict[int, tuple | None]] = [{}, {}, {}, {}]
 
@@ -1714,7 +1721,7 @@ class _AfterMove:
                 link_xy = bool(mx & SIDE_BITS[side]) and bool(my & SIDE_BITS[OPPOSITE[side]])
                 x_on, y_on = (occ >> x) & 1, (occ >> y) & 1
                 if x_on and y_on:
-                    return self._both_covered(placed, link_xy, place, player)
+                    return self._both_covered(placed, link_xy, player)
                 if x_on or y_on:
                     return self._covered_beside(placed[::-1] if y_on else placed, link_xy, place, player)
         out = []
@@ -1740,22 +1747,25 @@ class _AfterMove:
                 new.append((cell, counts))
         return self._joined(q, flip, new, link_xy)
 
-    def _both_covered(self, placed: list, link_xy: bool, place: tuple, player: int) -> tuple[int, int]:
+    def _both_covered(self, placed: list, link_xy: bool, player: int) -> tuple[int, int]:
         """``values`` of two cards covering two side by side.
 
         Each covering card agrees with its other neighbours as the covered one did, so the links
-        stay as they were unless the one between the two changes (then the play is laid): only whom
-        the two cells count for may change.
+        stay as they were but the one between the two, which the play may make or break: only
+        that link and whom the two cells count for may change.
         """
         (x, bits_x, _), (y, bits_y, _) = placed
-        low = min(x, y)
-        if link_xy != bool(((self.hl if abs(x - y) == 1 else self.vl) >> low) & 1):
-            return self._laid(place, player)
+        low = 1 << min(x, y)
+        hl, vl = self.hl, self.vl
+        if abs(x - y) == 1:
+            hl = hl | low if link_xy else hl & ~low
+        else:
+            vl = vl | low if link_xy else vl & ~low
         own = self.state.own
         out = []
         for q in (player, 1 - player):
             flip = ((((own[q] >> x) ^ (bits_x >> q)) & 1) << x) | ((((own[q] >> y) ^ (bits_y >> q)) & 1) << y)
-            out.append(self._graph(q, flip)[4])
+            out.append(self._path(hl, vl, own[q] ^ flip))
         return out[0], out[1]
 
     def _covered_beside(self, placed: list, link_xy: bool, place: tuple, player: int) -> tuple[int, int]:
@@ -1793,7 +1803,12 @@ class _AfterMove:
             pa = self._cell(q, x, cx)
             pb = self._cell(q, y, cy)
             if pa is None or pb is None:  # a covered card changes hands
-                v = self._measure(q, [(x, cx), (y, cy)], False)
+                if pb is not None and not (self.state.occ >> y) & 1:  # the other hung on with it flipped
+                    v = self._hung_one(self._graph(q, 1 << x), y, cy)
+                elif pa is not None and not (self.state.occ >> x) & 1:
+                    v = self._hung_one(self._graph(q, 1 << y), x, cx)
+                else:
+                    v = self._measure(q, [(x, cx), (y, cy)], False)
                 if v is None:
                     return self._laid(place, player)
                 out.append(v)
@@ -1807,7 +1822,7 @@ class _AfterMove:
                 if one_a is None or one_b is None:
                     return self._laid(place, player)
                 (a, ca), (b, cb) = one_a, one_b
-                d = 0 if a == b else graph[1][a][b]
+                d = _reach(graph[1], a, b)[0]
                 out.append(max(graph[4], far_a, far_b, ca + d + cb))
             else:
                 out.append(max(graph[4], through_a, through_b))
@@ -1828,7 +1843,7 @@ class _AfterMove:
             elif counts and len(linked) == 1:
                 # q's card covers a card that was not q's and links to one node of q's: it hangs
                 # off that node like a new card
-                root, _dist, ecc, group, _best, _own, _pieces = self._graph(q, 0)
+                root, _adjacent, ecc, group, _best, _own, _pieces = self._graph(q, 0)
                 node = root.get(linked[0], linked[0])
                 far = 1 + ecc.get(node, 0)
                 out = (1 << group.get(node, node), far, far, (node, 1))
@@ -1862,17 +1877,20 @@ class _AfterMove:
 
     def _graph(self, q: int, flip: int) -> tuple:
         """``q``'s distances with the cells of ``flip`` changing hands: each cell's node, the
-        distances, each node's eccentricity and group, the measure, the cells that count for ``q``
-        and the new cards hung on this board so far (``_piece``)."""
+        nodes each node's links join it to (``_link_graph``), each node's eccentricity and group,
+        the measure, the cells that count for ``q`` and the new cards hung on this board so far
+        (``_piece``)."""
         graph = self.graphs.get((q, flip))
         if graph is None:
             own = self.state.own[q] ^ flip
             hp = self.hl & own & (own >> 1)
             vp = self.vl & own & (own >> W)
-            root, dist = _link_graph(self.hl, self.vl, hp, vp)
-            ecc = {node: max(d.values()) for node, d in dist.items()}
-            group = {node: min(d) for node, d in dist.items()}
-            graph = self.graphs[(q, flip)] = (root, dist, ecc, group, max(ecc.values(), default=0), own, {})
+            root, adjacent = _link_graph(self.hl, self.vl, hp, vp)
+            ecc, group = {}, {}
+            for node in adjacent:
+                ecc[node], seen = _reach(adjacent, node)
+                group[node] = (seen & -seen).bit_length() - 1
+            graph = self.graphs[(q, flip)] = (root, adjacent, ecc, group, max(ecc.values(), default=0), own, {})
         return graph
 
     def _piece(self, graph: tuple, cell: int, counts: int) -> tuple:
@@ -1889,13 +1907,12 @@ class _AfterMove:
 
     def _joined(self, q: int, flip: int, new: list[tuple[int, int]], link_xy: bool) -> int | None:
         """The measure with the new cells hung on, or None if they close a loop."""
-        graph = self._graph(q, flip)
-        best = graph[4]
         if not new:
-            return best
+            return self._path(self.hl, self.vl, self.state.own[q] ^ flip)
+        graph = self._graph(q, flip)
         if len(new) == 1:
-            groups, _far, through, _one = self._piece(graph, *new[0])
-            return None if groups is None else (through if through > best else best)
+            return self._hung_one(graph, *new[0])
+        best = graph[4]
         ga, far_a, through_a, one_a = self._piece(graph, *new[0])
         gb, far_b, through_b, one_b = self._piece(graph, *new[1])
         if ga is None or gb is None:
@@ -1905,34 +1922,42 @@ class _AfterMove:
                 return None
             # each card linked to one node of the same group: the path between them
             (a, ca), (b, cb) = one_a, one_b
-            d = 0 if a == b else graph[1][a][b]
+            d = _reach(graph[1], a, b)[0]
             return max(best, far_a, far_b, ca + d + cb)
         best = max(best, through_a, through_b)
         if link_xy:
             best = max(best, far_a + (new[0][1] & new[1][1]) + far_b)
         return best
 
+    def _hung_one(self, graph: tuple, cell: int, counts: int) -> int | None:
+        """The measure of ``graph``'s board with one new card on ``cell``, or None if it closes a loop."""
+        groups, _far, through, _one = self._piece(graph, cell, counts)
+        best = graph[4]
+        return None if groups is None else (through if through > best else best)
+
     def _laid(self, place: tuple, player: int) -> tuple[int, int]:
         state = self.state
         undo = [state._put_undoably(place[i], place[i + 1], place[i + 2]) for i in range(0, len(place), 3)]
         line = state.line
         hl, vl = line[1] & (line[3] >> 1), line[2] & (line[0] >> W)
-        out = []
-        for q in (player, 1 - player):
-            key = (hl, vl, state.own[q])
-            v = self.full.get(key)
-            if v is None:
-                v = self.full[key] = _best_path(hl, vl, state.own[q])
-            out.append(v)
+        out = self._path(hl, vl, state.own[player]), self._path(hl, vl, state.own[1 - player])
         for item in reversed(undo):
             state._lift(*item)
-        return out[0], out[1]
+        return out
+
+    def _path(self, hl: int, vl: int, own: int) -> int:
+        """``_best_path``, once per board."""
+        key = (hl, vl, own)
+        v = self.full.get(key)
+        if v is None:
+            v = self.full[key] = _best_path(hl, vl, own)
+        return v
 
 
 def _hung(graph: tuple, links: list[tuple[int, int]]) -> tuple:
     """``_AfterMove._piece`` of a new card with links (cell, cost) to cards on a board whose
     ``_AfterMove._graph`` is ``graph``."""
-    root, _dist, ecc, group, _best, _own, _pieces = graph
+    root, _adjacent, ecc, group, _best, _own, _pieces = graph
     first = second = 0  # the two farthest reaches
     groups: int | None = 0
     for n, cost in links:
