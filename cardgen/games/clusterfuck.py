@@ -164,8 +164,8 @@ def action_to_string(action: int) -> str:
 _LEADS = [[[play_action(r, c) for c in range(1, k + 1)] for k in range(5)] for r in range(len(RANKS))]
 _FOLLOWS = [[play_action(r, c) if c else 0 for r in range(len(RANKS))] for c in range(5)]
 _FULL_DECK = [r for r in range(len(RANKS)) for _ in SUITS]
-#: the bit length of i + 1, the bound of the i-th draw of a shuffle (``_deal``)
-_BOUND_BITS = [(i + 1).bit_length() for i in range(DECK_SIZE)]
+#: a shuffle's draws from the top (``_deal``): the place i drawn for and the bit length of its bound i + 1
+_SHUFFLE_DRAWS = [(i, (i + 1).bit_length()) for i in range(DECK_SIZE - 1, 0, -1)]
 
 # who gives what when a demand is refused
 TARGET_GIVES, DEMANDER_GIVES, PROTECTED = "target gives", "demander gives", "protected"
@@ -764,7 +764,7 @@ class ClusterfuckState(State):
         ``legal_actions()``, as ``random_action`` does, and notes its number of legal actions in
         ``branching``: the game the runner would play stepping ``random_action``, move for move,
         only faster. The tricks and demands of a round are played by ``_play_round_out``, the few
-        moves between rounds by ``_random_between_rounds``; a hand-built position that leaves
+        moves between rounds by ``_play_between_rounds``; a hand-built position that leaves
         forced moves to the players is played by ``random_action`` and ``apply_action``. Cards seen
         in hands are no longer tracked (``seen_in_hand`` None, as in a determinization): in a random
         game no one uses them.
@@ -777,54 +777,60 @@ class ClusterfuckState(State):
             phase = self.phase
             if phase == OVER:
                 break
-            if phase <= ANSWER_DEMAND and self.plays_forced:
+            if phase == PLAY and self.plays_forced:
                 moves = self._play_round_out(random_, note, moves, max_moves)
             elif phase >= KEEP_STATUS:
-                note(self._random_between_rounds(random_))
-                moves += 1
+                moves = self._play_between_rounds(random_, note, moves, max_moves)
             else:
                 note(self.num_legal_actions())
                 self.apply_action(game.random_action(self, self.player, rng))
                 moves += 1
         return moves
 
-    def _random_between_rounds(self, random_: Callable[[], float]) -> int:
-        """``random_playout``'s move as the Magnate keeping or assigning a status card, or as an
-        exchange winner giving a card back: drawn as ``random_action`` draws it and made unchecked.
-        Returns its number of legal actions."""
-        phase = self.phase
-        if phase == KEEP_STATUS:
-            count = self.n - 1
-            self._keep(KEEP + 1 + int(random_() * count))
-        elif phase == ASSIGN_STATUS:
-            numbers, targets = self.unassigned(), self.assign_targets()
-            count = 1 + len(targets) * len(numbers)
-            i, target = int(random_() * count), -1
-            if i:
-                q, k = divmod(i - 1, len(numbers))
-                target = targets[q]
-                self.status[target] = numbers[k]
-            self._deal_statuses(target)
-        else:
-            hand = self.hands[self.player]
-            count = len(RANKS) - hand.count(0)
-            i, rank = int(random_() * count), 0
-            while i or not hand[rank]:  # the i-th rank held
-                if hand[rank]:
-                    i -= 1
-                rank += 1
-            self._hand_back(rank)
-        return count
+    def _play_between_rounds(self, random_: Callable[[], float], note: Callable[[int], None], moves: int,
+                             max_moves: int) -> int:
+        """``random_playout``'s moves between rounds, until the next round's play or until the moves
+        run out: the Magnate keeping and assigning a status card, the exchange winners giving cards
+        back, each drawn as ``random_action`` draws it and made unchecked."""
+        while moves < max_moves:
+            phase = self.phase
+            if phase == KEEP_STATUS:
+                count = self.n - 1
+                self._keep(KEEP + 1 + int(random_() * count))
+            elif phase == ASSIGN_STATUS:
+                numbers, targets = self.unassigned(), self.assign_targets()
+                count = 1 + len(targets) * len(numbers)
+                i, target = int(random_() * count), -1
+                if i:
+                    q, k = divmod(i - 1, len(numbers))
+                    target = targets[q]
+                    self.status[target] = numbers.pop(k)
+                self._deal_statuses(target, numbers)
+            elif phase == GIVING_BACK:
+                hand = self.hands[self.player]
+                count = len(RANKS) - hand.count(0)
+                i, rank = int(random_() * count), 0
+                while i or not hand[rank]:  # the i-th rank held
+                    if hand[rank]:
+                        i -= 1
+                    rank += 1
+                self._hand_back(rank)
+            else:
+                break
+            note(count)
+            moves += 1
+        return moves
 
     def _play_round_out(self, random_: Callable[[], float], note: Callable[[int], None], moves: int,
                         max_moves: int) -> int:
-        """``random_playout``'s tricks and demands, from the position to the end of the round (the
-        next deal is ``_end_round``'s) or until the moves run out; the state is written back.
+        """``random_playout``'s tricks and demands, from a play to the end of the round (the next
+        deal is ``_end_round``'s) or until the moves run out; the state is written back.
 
         Play runs in locals: ``masks[c][p]`` has bit r set when ``p`` holds ``c`` or more cards of
         rank r, so whether and how ``p`` can follow is a shift and a bit count, and ``after[q]`` is
         the next seat in the round after ``q`` (and ``before[q]`` the one before), so the turn skips
-        those who went out.
+        those who went out. Each pass of the outer loop is a trick and the demand its winner may
+        make, each pass of the inner one a play or a pass.
         """
         n, hands, held, out, played = self.n, self.hands, self.held, self.out, self.played
         played_by, status, known = self.played_by, self.status, self.known
@@ -838,60 +844,54 @@ class ClusterfuckState(State):
         if out[self.trick_winner]:  # the trick's winner went out: the turn goes on after it
             after[self.trick_winner] = self._next_active(self.trick_winner)
 
-        phase, p, q = self.phase, self.player, self.player
         r, c, winner, passes, active = self.trick_rank, self.trick_count, self.trick_winner, self.passes, self.active
-        target, demand_rank = self.target, self.demand_rank
-        stage = _TRICK if phase == PLAY else phase
+        # p leads (no trick yet, c == 0) or, once there is one, is the last to have played (the
+        # trick's winner); q is to follow it, and can beat it (the turn skips those who cannot)
+        q = self.player
+        p = winner if c else q
+        target, demand_rank = -1, BEST
+        phase = PLAY  # where play stopped
         demands = refused = reversed_ = protected = named = named_missing = 0
         stop = round_over = False
         while not stop:
-            if stage == _TRICK:
-                # p leads (no trick yet, c == 0) or it is q's turn: who cannot beat the trick
-                # passes (forced), who can plays or passes; the trick ends when all it waits for
-                # have passed, or with a 2
-                needed = active if out[winner] else active - 1
-                following, above = masks[c], r + 1
-                while True:
-                    if c:
-                        b = following[q] >> above
-                        j = 0
-                        if b:
-                            if moves == max_moves:
-                                stop = True
-                                break
-                            k = b.bit_count() + 1
-                            note(k)
-                            moves += 1
-                            j = int(random_() * k)
-                        if not j:
-                            passes += 1
-                            if passes >= needed:
-                                stage = _END_TRICK
-                                break
-                            q = after[q]
-                            continue
+            needed = active if out[winner] else active - 1
+            following, above = masks[c], r + 1
+            while True:
+                if c:
+                    if moves == max_moves:
+                        stop = True
+                        break
+                    b = following[q] >> above
+                    k = b.bit_count() + 1
+                    note(k)
+                    moves += 1
+                    j = int(random_() * k)
+                    if j:  # the j-th rank that beats the trick
                         while j > 1:
                             b &= b - 1
                             j -= 1
                         r = above + (b & -b).bit_length() - 1
                         p = q
                     else:
-                        # any set of one rank; holding one card, p must lead it
-                        hand, h = hands[p], held[p]
-                        if h == 1:
-                            r, c = held_one[p].bit_length() - 1, 1
-                        elif moves == max_moves:
-                            stop = True
-                            break
-                        else:
-                            note(h)
-                            moves += 1
-                            i, r = int(random_() * h), 0
-                            while i >= hand[r]:
-                                i -= hand[r]
-                                r += 1
-                            c = i + 1
-                        following = masks[c]
+                        passes += 1
+                else:
+                    # any set of one rank; holding one card, p must lead it
+                    hand, h = hands[p], held[p]
+                    if h == 1:
+                        r, c = held_one[p].bit_length() - 1, 1
+                    elif moves == max_moves:
+                        stop = True
+                        break
+                    else:
+                        note(h)
+                        moves += 1
+                        i, r = int(random_() * h), 0
+                        while i >= hand[r]:
+                            i -= hand[r]
+                            r += 1
+                        c = i + 1
+                    following, q = masks[c], p
+                if p == q:  # (a player who passes never won the trick)
                     # p puts down c cards of rank r
                     hand, bit = hands[p], 1 << r
                     h = hand[r]
@@ -919,78 +919,84 @@ class ClusterfuckState(State):
                         after[prev], before[nxt] = nxt, prev
                         needed = active
                     if r == TWO:
-                        stage = _END_TRICK
                         break
-                    q, above = after[p], r + 1
-            elif stage == _END_TRICK:
-                r, c, passes = -1, 0, 0
-                if out[winner]:
-                    p, stage = after[winner], _TRICK
+                    above = r + 1
+                # the turn goes on: who cannot beat the trick passes (a forced move), and the trick
+                # ends when all it waits for have passed
+                q = after[q]
+                while passes < needed and not following[q] >> above:
+                    passes += 1
+                    q = after[q]
+                if passes >= needed:
+                    break
+            if stop:
+                break
+            # the trick is over: its winner leads the next, or demands a card first; one who went
+            # out on it leaves the lead to the next in the round
+            r, c, passes = -1, 0, 0
+            if out[winner]:
+                p = after[winner]
+                continue
+            p = winner
+            # any target with 2+ cards (in seat order), for its best card or a rank someone else
+            # holds: the others still in, once round the ring
+            targets, others, t = [], 0, after[winner]
+            while t != winner:
+                others |= held_one[t]
+                if held[t] >= 2:
+                    targets.append(t)
+                t = after[t]
+            if not targets:
+                continue
+            if moves == max_moves:
+                phase = CHOOSE_DEMAND
+                break
+            targets.sort()
+            per = others.bit_count() + 1
+            k = 1 + len(targets) * per
+            note(k)
+            moves += 1
+            j = int(random_() * k)
+            if not j:
+                continue
+            t, what = divmod(j - 1, per)
+            target, demand_rank = targets[t], BEST
+            if what:
+                # the what-th rank someone else holds: skip the few no one else does
+                demand_rank, missing = what - 1, ~others & _ALL_RANKS
+                while missing:
+                    low = missing & -missing
+                    if low.bit_length() > demand_rank + 1:
+                        break
+                    demand_rank += 1
+                    missing ^= low
+                named += 1
+            demands += 1
+            if moves == max_moves:
+                phase = ANSWER_DEMAND
+                break
+            note(2)
+            moves += 1
+            hands_over = True
+            if random_() >= 0.5:  # refuse: the two status cards decide
+                refused += 1
+                mine, theirs = status[winner], status[target]
+                known[winner * n + target], known[target * n + winner] = theirs, mine
+                if mine == n and theirs == 1 and hands[target][TWO] >= 2:
+                    protected += 1
+                    hands_over = False
+                elif not _demander_wins(mine, theirs, n):
+                    reversed_ += 1
+                    _give_best(hands, held, masks, winner, target, 2)
+                    hands_over = False
+            if hands_over:
+                if demand_rank == BEST:
+                    _give_best(hands, held, masks, target, winner, 1)
+                elif hands[target][demand_rank]:
+                    _hand_card(hands, held, masks, target, winner, demand_rank)
                 else:
-                    stage = CHOOSE_DEMAND
-            elif stage == CHOOSE_DEMAND:
-                # any target with 2+ cards (in seat order), for its best card or a rank someone
-                # else holds: the others still in, once round the ring
-                targets, others, t = [], 0, after[winner]
-                while t != winner:
-                    others |= held_one[t]
-                    if held[t] >= 2:
-                        targets.append(t)
-                    t = after[t]
-                targets.sort()
-                if not targets:
-                    p, stage = winner, _TRICK
-                    continue
-                if moves == max_moves:
-                    break
-                per = others.bit_count() + 1
-                k = 1 + len(targets) * per
-                note(k)
-                moves += 1
-                j = int(random_() * k)
-                if not j:
-                    p, stage = winner, _TRICK
-                    continue
-                t, what = divmod(j - 1, per)
-                target, demand_rank = targets[t], BEST
-                if what:
-                    # the what-th rank someone else holds: skip the few no one else does
-                    demand_rank, missing = what - 1, ~others & _ALL_RANKS
-                    while missing:
-                        low = missing & -missing
-                        if low.bit_length() > demand_rank + 1:
-                            break
-                        demand_rank += 1
-                        missing ^= low
-                    named += 1
-                demands += 1
-                stage = ANSWER_DEMAND
-            elif stage == ANSWER_DEMAND:
-                if moves == max_moves:
-                    break
-                note(2)
-                moves += 1
-                hands_over = True
-                if random_() >= 0.5:  # refuse: the two status cards decide
-                    refused += 1
-                    mine, theirs = status[winner], status[target]
-                    known[winner * n + target], known[target * n + winner] = theirs, mine
-                    if mine == n and theirs == 1 and hands[target][TWO] >= 2:
-                        protected += 1
-                        hands_over = False
-                    elif not _demander_wins(mine, theirs, n):
-                        reversed_ += 1
-                        _give_best(hands, held, masks, winner, target, 2)
-                        hands_over = False
-                if hands_over:
-                    if demand_rank == BEST:
-                        _give_best(hands, held, masks, target, winner, 1)
-                    elif hands[target][demand_rank]:
-                        _hand_card(hands, held, masks, target, winner, demand_rank)
-                    else:
-                        named_missing += 1
-                target, demand_rank = -1, BEST
-                p, stage = winner, _TRICK
+                    named_missing += 1
+            target, demand_rank = -1, BEST
         self.demands += demands
         self.refused += refused
         self.reversed += reversed_
@@ -1001,10 +1007,10 @@ class ClusterfuckState(State):
         self.active, self.target, self.demand_rank = active, target, demand_rank
         if round_over:
             self._end_round()
-        elif stage == _TRICK:
+        elif phase == PLAY:
             self.phase, self.player = PLAY, q if c else p
         else:
-            self.phase, self.player = stage, winner if stage == CHOOSE_DEMAND else target
+            self.phase, self.player = phase, winner if phase == CHOOSE_DEMAND else target
         return moves
 
     # ---- what policies may ask
@@ -1317,14 +1323,14 @@ class ClusterfuckState(State):
             if action < ASSIGN or target not in self.assign_targets() or number not in self.unassigned():
                 raise IllegalAction(f"illegal action {action_to_string(action)}")
             self.status[target] = number
-        self._deal_statuses(target)
+        self._deal_statuses(target, self.unassigned())
 
-    def _deal_statuses(self, assigned: int) -> None:
-        """The rest of the status cards, shuffled and dealt secretly; then the exchange."""
-        rest = self.unassigned()
+    def _deal_statuses(self, assigned: int, rest: list[int]) -> None:
+        """The rest of the status cards (``unassigned()``), shuffled and dealt secretly; then the exchange."""
         random.Random(self.status_seed).shuffle(rest)
-        for seat, number in zip([q for q in self.order if not self.status[q]], rest):
-            self.status[seat] = number
+        status = self.status
+        for seat, number in zip([q for q in self.order if not status[q]], rest):
+            status[seat] = number
         self._reset_knowledge()
         if assigned >= 0:
             self.known[self.player * self.n + assigned] = self.status[assigned]
@@ -1451,13 +1457,13 @@ def _deal(rng: random.Random, order: list[int], leader_index: int) -> list[list[
     n = len(order)
     cards = _FULL_DECK[:]
     hands = [[0] * 13 for _ in range(n)]
-    seats = [hands[order[(leader_index + i) % n]] for i in range(n)]  # card i goes to seats[i % n]
-    for i in range(DECK_SIZE - 1, 0, -1):
-        bits = _BOUND_BITS[i]
+    # card i goes to seats[i]: the hands from the leader's on round the order, over and over
+    seats = [hands[order[(leader_index + i) % n]] for i in range(n)] * (DECK_SIZE // n + 1)
+    for i, bits in _SHUFFLE_DRAWS:
         j = getrandbits(bits)
         while j > i:
             j = getrandbits(bits)
-        seats[i % n][cards[j]] += 1
+        seats[i][cards[j]] += 1
         cards[j] = cards[i]
     seats[0][cards[0]] += 1
     return hands
@@ -1481,11 +1487,9 @@ def _hand_card(hands: list[list[int]], held: list[int], masks: list[list[int]], 
 def _give_best(hands: list[list[int]], held: list[int], masks: list[list[int]], giver: int, taker: int,
                count: int) -> None:
     """The giver's best cards, never its last one (``_give`` on the playout's bitmasks too)."""
-    src, rank = hands[giver], TWO
+    held_one = masks[1]
     for _ in range(min(count, held[giver] - 1)):
-        while not src[rank]:
-            rank -= 1
-        _hand_card(hands, held, masks, giver, taker, rank)
+        _hand_card(hands, held, masks, giver, taker, held_one[giver].bit_length() - 1)
 
 
 def _rank_masks(hands: list[list[int]]) -> list[list[int]]:
