@@ -228,6 +228,22 @@ def test_a_deal_gives_the_hands_of_shuffling_the_deck_and_dealing_it_from_the_le
         assert shuffler.random() == dealer.random()  # the same draws, no more
 
 
+def test_the_status_deal_shuffles_as_random_shuffle_does_with_a_generator_seeded_alike():
+    """``_Generator(seed)`` is ``random.Random(seed)`` made sooner, and ``_shuffle`` makes
+    ``shuffle``'s draws: the same orders, and the generators left alike."""
+    from cardgen.games.clusterfuck import _Generator, _shuffle
+
+    for seed in [*range(300), 2**48 - 1, 2**64 + 5, 12345678901234567890123]:
+        items = list(range(1, 1 + seed % 13))
+        expected, got = items[:], items[:]
+        reference, quick = random.Random(seed), _Generator(seed)
+        reference.shuffle(expected)
+        _shuffle(quick, got)
+        assert got == expected
+        assert reference.getrandbits(64) == quick.getrandbits(64)  # the same draws, no more
+        assert quick.random() == reference.random() and quick.gauss() == reference.gauss()
+
+
 def test_a_seed_replays_the_same_played_out_game_and_another_seed_another():
     game = ClusterfuckGame(8)
 

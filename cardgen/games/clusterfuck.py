@@ -14,6 +14,7 @@ stays small and cheap to clone.
 """
 from __future__ import annotations
 
+import _random
 import math
 import random
 from collections.abc import Callable, Mapping
@@ -1288,9 +1289,10 @@ class ClusterfuckState(State):
         self.rounds_played = self.round_no
         if self.round_no >= 2:
             self.keep_rounds += 1
+            status, hits = self.status, self.keep_hits
             for place, seat in enumerate(finish, 1):
-                if self.status[seat] == place:
-                    self.keep_hits[place] += 1
+                if status[seat] == place:
+                    hits[place] += 1
         self.last_finish = finish
         self.finish = finish
         self.trick_count, self.trick_rank = 0, -1
@@ -1327,7 +1329,7 @@ class ClusterfuckState(State):
 
     def _deal_statuses(self, assigned: int, rest: list[int]) -> None:
         """The rest of the status cards (``unassigned()``), shuffled and dealt secretly; then the exchange."""
-        random.Random(self.status_seed).shuffle(rest)
+        _shuffle(_Generator(self.status_seed), rest)
         status = self.status
         for seat, number in zip([q for q in self.order if not status[q]], rest):
             status[seat] = number
@@ -1387,7 +1389,7 @@ class ClusterfuckState(State):
             owed[0][2] -= 1
 
     def _round_rng(self) -> random.Random:
-        return random.Random((self.deal_seed << 16) + self.round_no)
+        return _Generator((self.deal_seed << 16) + self.round_no)
 
     def _start_round(self, order: list[int], statuses: list[int], leader_index: int,
                      rng: random.Random | None) -> None:
@@ -1399,9 +1401,9 @@ class ClusterfuckState(State):
     def _seat(self, order: list[int], statuses: list[int], leader: int) -> None:
         n = self.n
         self.order = list(order)
-        self.seat_index = [0] * n
+        self.seat_index = seat_index = [0] * n
         for i, q in enumerate(order):
-            self.seat_index[q] = i
+            seat_index[q] = i
         self.status = list(statuses)
         if self.seen_in_hand is not None:  # a new deal: nobody has handed anyone anything
             self.seen_in_hand = [{} for _ in range(n * n)]
@@ -1467,6 +1469,27 @@ def _deal(rng: random.Random, order: list[int], leader_index: int) -> list[list[
         cards[j] = cards[i]
     seats[0][cards[0]] += 1
     return hands
+
+
+def _shuffle(rng: random.Random, items: list[int]) -> None:
+    """``rng.shuffle(items)``, its draws (as ``_deal`` makes them) made here."""
+    getrandbits = rng.getrandbits
+    for i in range(len(items) - 1, 0, -1):
+        bits = (i + 1).bit_length()
+        j = getrandbits(bits)
+        while j > i:
+            j = getrandbits(bits)
+        items[i], items[j] = items[j], items[i]
+
+
+class _Generator(random.Random):
+    """``random.Random(seed)`` for a whole-number seed, made sooner: ``Random`` checks the seed's
+    type in Python on its way to the Mersenne Twister's seeding, which this calls at once (the same
+    generator; every round seeds two, for the deal and for the status deal)."""
+
+    def __init__(self, seed: int) -> None:
+        _random.Random.seed(self, seed)
+        self.gauss_next = None
 
 
 def _hand_card(hands: list[list[int]], held: list[int], masks: list[list[int]], giver: int, taker: int,
