@@ -228,6 +228,18 @@ def test_a_deal_gives_the_hands_of_shuffling_the_deck_and_dealing_it_from_the_le
         assert shuffler.random() == dealer.random()  # the same draws, no more
 
 
+def test_the_playouts_rank_masks_mark_the_ranks_a_hand_holds_c_times_or_more():
+    from cardgen.games.clusterfuck import _rank_masks
+
+    rng = random.Random(1)
+    for _ in range(300):
+        hands = [[rng.randrange(5) for _ in range(13)] for _ in range(rng.randrange(3, 13))]
+        masks = _rank_masks(hands)
+        assert len(masks) == 5 and not any(masks[0])
+        for c in range(1, 5):
+            assert masks[c] == [sum(1 << r for r, h in enumerate(hand) if h >= c) for hand in hands]
+
+
 def test_the_status_deal_shuffles_as_random_shuffle_does_with_a_generator_seeded_alike():
     """``_Generator(seed)`` is ``random.Random(seed)`` made sooner, and ``_shuffle`` makes
     ``shuffle``'s draws: the same orders, and the generators left alike."""

@@ -18,6 +18,7 @@ import _random
 import math
 import random
 from collections.abc import Callable, Mapping
+from operator import getitem
 from typing import Any
 
 from ..errors import CardgenError
@@ -174,11 +175,12 @@ TARGET_GIVES, DEMANDER_GIVES, PROTECTED = "target gives", "demander gives", "pro
 # phases of a round: play, the demand after a trick, and between rounds the
 # Magnate's two status choices and the exchange winners' give-backs
 PLAY, CHOOSE_DEMAND, ANSWER_DEMAND, OVER, KEEP_STATUS, ASSIGN_STATUS, GIVING_BACK = range(7)
-#: the random playout's steps within a round, besides CHOOSE_DEMAND and ANSWER_DEMAND
-_TRICK, _END_TRICK = 10, 11
-#: each rank's bit, and all of them, in the playout's rank bitmasks (``_rank_masks``)
-_RANK_BITS = [1 << r for r in range(len(RANKS))]
+#: all the ranks' bits in the playout's rank bitmasks (``_rank_masks``)
 _ALL_RANKS = (1 << len(RANKS)) - 1
+#: ``_rank_masks`` sums a hand's four masks in one go, mask c in the 16 bits from 16 * (c - 1):
+#: ``_LANE_BITS[r][h]`` is what h cards of rank r add, rank r's bit in the first h lanes
+_LANE = 16
+_LANE_BITS = [[sum(1 << (_LANE * k + r) for k in range(h)) for h in range(len(SUITS) + 1)] for r in range(len(RANKS))]
 
 
 # ---------------------------------------------------------------- the game
@@ -830,8 +832,9 @@ class ClusterfuckState(State):
         Play runs in locals: ``masks[c][p]`` has bit r set when ``p`` holds ``c`` or more cards of
         rank r, so whether and how ``p`` can follow is a shift and a bit count, and ``after[q]`` is
         the next seat in the round after ``q`` (and ``before[q]`` the one before), so the turn skips
-        those who went out. Each pass of the outer loop is a trick and the demand its winner may
-        make, each pass of the inner one a play or a pass.
+        those who went out; a trick is over when the turn has passed ``last``, the one before its
+        winner, so passes are counted only where play stops. Each pass of the outer loop is a trick
+        and the demand its winner may make, each pass of the inner one a play or a pass.
         """
         n, hands, held, out, played = self.n, self.hands, self.held, self.out, self.played
         played_by, status, known = self.played_by, self.status, self.known
@@ -842,10 +845,10 @@ class ClusterfuckState(State):
         prev = ring[-1]
         for q in ring:
             after[prev], before[q], prev = q, prev, q
-        if out[self.trick_winner]:  # the trick's winner went out: the turn goes on after it
-            after[self.trick_winner] = self._next_active(self.trick_winner)
-
-        r, c, winner, passes, active = self.trick_rank, self.trick_count, self.trick_winner, self.passes, self.active
+        r, c, winner, active = self.trick_rank, self.trick_count, self.trick_winner, self.active
+        if out[winner]:  # the trick's winner went out: its links stay, to the players round it
+            nxt = self._next_active(winner)
+            after[winner], before[winner] = nxt, before[nxt]
         # p leads (no trick yet, c == 0) or, once there is one, is the last to have played (the
         # trick's winner); q is to follow it, and can beat it (the turn skips those who cannot)
         q = self.player
@@ -854,15 +857,17 @@ class ClusterfuckState(State):
         phase = PLAY  # where play stopped
         demands = refused = reversed_ = protected = named = named_missing = 0
         stop = round_over = False
+        # the trick under way: the last to pass before it is over, and q's ranks that beat it
+        # (bit r - above)
+        last = before[winner]
+        following, above = masks[c], r + 1
+        b = following[q] >> above
         while not stop:
-            needed = active if out[winner] else active - 1
-            following, above = masks[c], r + 1
             while True:
                 if c:
                     if moves == max_moves:
                         stop = True
                         break
-                    b = following[q] >> above
                     k = b.bit_count() + 1
                     note(k)
                     moves += 1
@@ -873,8 +878,6 @@ class ClusterfuckState(State):
                             j -= 1
                         r = above + (b & -b).bit_length() - 1
                         p = q
-                    else:
-                        passes += 1
                 else:
                     # any set of one rank; holding one card, p must lead it
                     hand, h = hands[p], held[p]
@@ -905,10 +908,8 @@ class ClusterfuckState(State):
                     held[p] -= c
                     played[r] += c
                     played_by[p][r] += c
-                    winner, passes = p, 0
-                    if held[p]:
-                        needed = active - 1
-                    else:
+                    winner, last = p, before[p]
+                    if not held[p]:
                         out[p] = True
                         self.finish.append(p)
                         active -= 1
@@ -918,23 +919,23 @@ class ClusterfuckState(State):
                         # out of the ring; p's own link stays for the trick it won
                         nxt, prev = after[p], before[p]
                         after[prev], before[nxt] = nxt, prev
-                        needed = active
                     if r == TWO:
                         break
                     above = r + 1
-                # the turn goes on: who cannot beat the trick passes (a forced move), and the trick
-                # ends when all it waits for have passed
-                q = after[q]
-                while passes < needed and not following[q] >> above:
-                    passes += 1
+                # the turn goes on: who cannot beat the trick passes (a forced move), until one
+                # can or all have passed (the trick is over: the else breaks the trick's loop)
+                while q != last:
                     q = after[q]
-                if passes >= needed:
+                    b = following[q] >> above
+                    if b:
+                        break
+                else:
                     break
             if stop:
                 break
             # the trick is over: its winner leads the next, or demands a card first; one who went
             # out on it leaves the lead to the next in the round
-            r, c, passes = -1, 0, 0
+            r, c = -1, 0
             if out[winner]:
                 p = after[winner]
                 continue
@@ -1004,6 +1005,12 @@ class ClusterfuckState(State):
         self.protected += protected
         self.named += named
         self.named_missing += named_missing
+        passes = 0
+        if c and not round_over:  # stopped in a trick: all from the winner's next to q have passed
+            t = after[winner]
+            while t != q:
+                passes += 1
+                t = after[t]
         self.trick_rank, self.trick_count, self.trick_winner, self.passes = r, c, winner, passes
         self.active, self.target, self.demand_rank = active, target, demand_rank
         if round_over:
@@ -1408,8 +1415,11 @@ class ClusterfuckState(State):
         if self.seen_in_hand is not None:  # a new deal: nobody has handed anyone anything
             self.seen_in_hand = [{} for _ in range(n * n)]
         self.held = held = list(map(sum, self.hands))
-        self.out = out = [not h for h in held]
-        self.finish = [q for q in range(n) if out[q]]
+        if all(held):  # a deal: everyone has cards
+            self.out, self.finish = [False] * n, []
+        else:
+            self.out = out = [not h for h in held]
+            self.finish = [q for q in range(n) if out[q]]
         self.active = n - len(self.finish)
         self._reset_knowledge()
         self.phase, self.player = PLAY, leader
@@ -1460,7 +1470,7 @@ def _deal(rng: random.Random, order: list[int], leader_index: int) -> list[list[
     cards = _FULL_DECK[:]
     hands = [[0] * 13 for _ in range(n)]
     # card i goes to seats[i]: the hands from the leader's on round the order, over and over
-    seats = [hands[order[(leader_index + i) % n]] for i in range(n)] * (DECK_SIZE // n + 1)
+    seats = [hands[q] for q in order[leader_index:] + order[:leader_index]] * (DECK_SIZE // n + 1)
     for i, bits in _SHUFFLE_DRAWS:
         j = getrandbits(bits)
         while j > i:
@@ -1516,23 +1526,18 @@ def _give_best(hands: list[list[int]], held: list[int], masks: list[list[int]], 
 
 
 def _rank_masks(hands: list[list[int]]) -> list[list[int]]:
-    """``masks[c][p]``: bit r set when hand ``p`` holds ``c`` or more cards of rank r (c = 1..4)."""
+    """``masks[c][p]``: bit r set when hand ``p`` holds ``c`` or more cards of rank r (c = 1..4).
+
+    A hand's four masks are summed at once, one in each 16-bit lane (``_LANE_BITS``), then split."""
     n = len(hands)
-    masks = [[0] * n for _ in range(5)]
-    one, two, three, four = masks[1:]
+    one, two, three, four = [0] * n, [0] * n, [0] * n, [0] * n
     for p, hand in enumerate(hands):
-        m1 = m2 = m3 = m4 = 0
-        for h, bit in zip(hand, _RANK_BITS):
-            if h:
-                m1 |= bit
-                if h > 1:
-                    m2 |= bit
-                    if h > 2:
-                        m3 |= bit
-                        if h > 3:
-                            m4 |= bit
-        one[p], two[p], three[p], four[p] = m1, m2, m3, m4
-    return masks
+        lanes = sum(map(getitem, _LANE_BITS, hand))
+        one[p] = lanes & _ALL_RANKS
+        two[p] = lanes >> _LANE & _ALL_RANKS
+        three[p] = lanes >> 2 * _LANE & _ALL_RANKS
+        four[p] = lanes >> 3 * _LANE
+    return [[0] * n, one, two, three, four]
 
 
 def _rank_names(counts: list[int]) -> list[str]:
