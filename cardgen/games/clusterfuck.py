@@ -18,6 +18,7 @@ import _random
 import math
 import random
 from collections.abc import Callable, Mapping
+from itertools import compress
 from operator import getitem
 from typing import Any
 
@@ -175,6 +176,8 @@ TARGET_GIVES, DEMANDER_GIVES, PROTECTED = "target gives", "demander gives", "pro
 # phases of a round: play, the demand after a trick, and between rounds the
 # Magnate's two status choices and the exchange winners' give-backs
 PLAY, CHOOSE_DEMAND, ANSWER_DEMAND, OVER, KEEP_STATUS, ASSIGN_STATUS, GIVING_BACK = range(7)
+#: the rank indices, low to high
+_RANK_INDICES = range(len(RANKS))
 #: all the ranks' bits in the playout's rank bitmasks (``_rank_masks``)
 _ALL_RANKS = (1 << len(RANKS)) - 1
 #: ``_rank_masks`` sums a hand's four masks in one go, mask c in the 16 bits from 16 * (c - 1):
@@ -810,14 +813,9 @@ class ClusterfuckState(State):
                     self.status[target] = numbers.pop(k)
                 self._deal_statuses(target, numbers)
             elif phase == GIVING_BACK:
-                hand = self.hands[self.player]
-                count = len(RANKS) - hand.count(0)
-                i, rank = int(random_() * count), 0
-                while i or not hand[rank]:  # the i-th rank held
-                    if hand[rank]:
-                        i -= 1
-                    rank += 1
-                self._hand_back(rank)
+                ranks = list(compress(_RANK_INDICES, self.hands[self.player]))  # the ranks held
+                count = len(ranks)
+                self._hand_back(ranks[int(random_() * count)])
             else:
                 break
             note(count)
@@ -841,7 +839,7 @@ class ClusterfuckState(State):
         masks = _rank_masks(hands)
         held_one = masks[1]
         after, before = [0] * n, [0] * n
-        ring = [q for q in self.order if not out[q]]
+        ring = self.order if self.active == n else [q for q in self.order if not out[q]]
         prev = ring[-1]
         for q in ring:
             after[prev], before[q], prev = q, prev, q
@@ -1351,15 +1349,15 @@ class ClusterfuckState(State):
         The first and the last out swap ``exchange`` cards, the second and the
         second last one fewer, and so on inwards while there are cards to swap.
         """
-        n, finish = self.n, self.last_finish
-        self.owed = []
+        n, finish, held = self.n, self.last_finish, self.held
+        self.owed = owed = []
         for i in range(n // 2):
-            cards = min(self.exchange - i, self.held[finish[n - 1 - i]])
+            winner, loser = finish[i], finish[n - 1 - i]
+            cards = min(self.exchange - i, held[loser])
             if cards <= 0:
                 break
-            winner, loser = finish[i], finish[n - 1 - i]
             self._give(loser, winner, cards, keep_one=False)
-            self.owed.append([winner, loser, cards])
+            owed.append([winner, loser, cards])
         self._next_give_back()
 
     def _give_back(self, action: int) -> None:
