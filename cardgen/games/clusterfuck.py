@@ -18,6 +18,7 @@ import _random
 import math
 import random
 from collections.abc import Callable, Mapping
+from functools import cache
 from itertools import compress
 from operator import getitem
 from typing import Any
@@ -497,6 +498,12 @@ def _demander_wins(demander: int, target: int, n: int) -> bool:
     return demander < target
 
 
+@cache
+def _demander_wins_table(n: int) -> list[list[bool]]:
+    """``_demander_wins`` for every pair of statuses at ``n`` players, looked up as [demander][target]."""
+    return [[_demander_wins(demander, target, n) for target in range(n + 1)] for demander in range(n + 1)]
+
+
 # ---------------------------------------------------------------- the state
 
 
@@ -836,6 +843,7 @@ class ClusterfuckState(State):
         """
         n, hands, held, out, played = self.n, self.hands, self.held, self.out, self.played
         played_by, status, known = self.played_by, self.status, self.known
+        demander_wins = _demander_wins_table(n)
         masks = _rank_masks(hands)
         held_one = masks[1]
         after, before = [0] * n, [0] * n
@@ -977,25 +985,35 @@ class ClusterfuckState(State):
                 break
             note(2)
             moves += 1
-            hands_over = True
-            if random_() >= 0.5:  # refuse: the two status cards decide
+            # the target hands over the card demanded (its best, or one of the rank named if it
+            # has one; a target holds two or more), unless it refuses and the two status cards
+            # decide otherwise: two 2s protect it, or the demander hands over its two best instead
+            giver, taker, cards, rank = target, winner, 1, demand_rank
+            if random_() >= 0.5:  # refuse
                 refused += 1
                 mine, theirs = status[winner], status[target]
                 known[winner * n + target], known[target * n + winner] = theirs, mine
                 if mine == n and theirs == 1 and hands[target][TWO] >= 2:
                     protected += 1
-                    hands_over = False
-                elif not _demander_wins(mine, theirs, n):
+                    cards = 0
+                elif not demander_wins[mine][theirs]:
                     reversed_ += 1
-                    _give_best(hands, held, masks, winner, target, 2)
-                    hands_over = False
-            if hands_over:
-                if demand_rank == BEST:
-                    _give_best(hands, held, masks, target, winner, 1)
-                elif hands[target][demand_rank]:
-                    _hand_card(hands, held, masks, target, winner, demand_rank)
-                else:
-                    named_missing += 1
+                    giver, taker, cards, rank = winner, target, min(2, held[winner] - 1), BEST  # not its last
+            if cards and rank != BEST and not hands[target][rank]:
+                named_missing += 1
+                cards = 0
+            while cards:  # a card of the rank named or of the giver's best changes hands
+                given = held_one[giver].bit_length() - 1 if rank == BEST else rank
+                bit, src, dst = 1 << given, hands[giver], hands[taker]
+                h = src[given]
+                src[given] = h - 1
+                masks[h][giver] ^= bit
+                h = dst[given] + 1
+                dst[given] = h
+                masks[h][taker] |= bit
+                held[giver] -= 1
+                held[taker] += 1
+                cards -= 1
             target, demand_rank = -1, BEST
         self.demands += demands
         self.refused += refused
@@ -1498,29 +1516,6 @@ class _Generator(random.Random):
     def __init__(self, seed: int) -> None:
         _random.Random.seed(self, seed)
         self.gauss_next = None
-
-
-def _hand_card(hands: list[list[int]], held: list[int], masks: list[list[int]], giver: int, taker: int,
-               rank: int) -> None:
-    """A card of ``rank`` changes hands, in the playout's rank bitmasks too (``_rank_masks``)."""
-    bit = 1 << rank
-    src, dst = hands[giver], hands[taker]
-    h = src[rank]
-    src[rank] = h - 1
-    masks[h][giver] ^= bit
-    h = dst[rank] + 1
-    dst[rank] = h
-    masks[h][taker] |= bit
-    held[giver] -= 1
-    held[taker] += 1
-
-
-def _give_best(hands: list[list[int]], held: list[int], masks: list[list[int]], giver: int, taker: int,
-               count: int) -> None:
-    """The giver's best cards, never its last one (``_give`` on the playout's bitmasks too)."""
-    held_one = masks[1]
-    for _ in range(min(count, held[giver] - 1)):
-        _hand_card(hands, held, masks, giver, taker, held_one[giver].bit_length() - 1)
 
 
 def _rank_masks(hands: list[list[int]]) -> list[list[int]]:
