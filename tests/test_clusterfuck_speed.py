@@ -240,20 +240,25 @@ def test_the_playouts_rank_masks_mark_the_ranks_a_hand_holds_c_times_or_more():
             assert masks[c] == [sum(1 << r for r, h in enumerate(hand) if h >= c) for hand in hands]
 
 
-def test_the_status_deal_shuffles_as_random_shuffle_does_with_a_generator_seeded_alike():
-    """``_Generator(seed)`` is ``random.Random(seed)`` made sooner, and ``_shuffle`` makes
-    ``shuffle``'s draws: the same orders, and the generators left alike."""
-    from cardgen.games.clusterfuck import _Generator, _shuffle
+def test_the_round_generators_are_random_random_seeded_alike_and_shuffle_as_it_does():
+    """The rounds' generators (``_random.Random(seed)``) draw what ``random.Random(seed)`` draws,
+    and ``_shuffle`` makes ``shuffle``'s draws: the same orders, and the generators left alike."""
+    import _random
+
+    from cardgen.games.clusterfuck import _shuffle
 
     for seed in [*range(300), 2**48 - 1, 2**64 + 5, 12345678901234567890123]:
         items = list(range(1, 1 + seed % 13))
         expected, got = items[:], items[:]
-        reference, quick = random.Random(seed), _Generator(seed)
+        reference, quick = random.Random(seed), _random.Random(seed)
         reference.shuffle(expected)
         _shuffle(quick, got)
         assert got == expected
         assert reference.getrandbits(64) == quick.getrandbits(64)  # the same draws, no more
-        assert quick.random() == reference.random() and quick.gauss() == reference.gauss()
+        assert quick.random() == reference.random()
+    state = ClusterfuckGame(5).new_initial_state(random.Random(3))
+    twister = random.Random((state.deal_seed << 16) + state.round_no).getstate()[1]
+    assert state._round_rng().getstate() == twister
 
 
 def test_a_seed_replays_the_same_played_out_game_and_another_seed_another():

@@ -1352,7 +1352,7 @@ class ClusterfuckState(State):
 
     def _deal_statuses(self, assigned: int, rest: list[int]) -> None:
         """The rest of the status cards (``unassigned()``), shuffled and dealt secretly; then the exchange."""
-        _shuffle(_Generator(self.status_seed), rest)
+        _shuffle(_random.Random(self.status_seed), rest)
         status = self.status
         for seat, number in zip([q for q in self.order if not status[q]], rest):
             status[seat] = number
@@ -1411,11 +1411,14 @@ class ClusterfuckState(State):
             self._move(winner, loser, rank)
             owed[0][2] -= 1
 
-    def _round_rng(self) -> random.Random:
-        return _Generator((self.deal_seed << 16) + self.round_no)
+    def _round_rng(self) -> _random.Random:
+        """The round's generator: ``random.Random``'s Mersenne Twister seeded alike, made without its
+        Python-level seeding (the deal and ``_shuffle`` draw only ``getrandbits``; every round seeds
+        two generators, this one and the status deal's)."""
+        return _random.Random((self.deal_seed << 16) + self.round_no)
 
     def _start_round(self, order: list[int], statuses: list[int], leader_index: int,
-                     rng: random.Random | None) -> None:
+                     rng: _random.Random | None) -> None:
         """Seat players in ``order``, deal all 52 from the leader, reset knowledge."""
         self.hands = _deal(rng or self._round_rng(), order, leader_index)
         self.played = [0] * 13
@@ -1474,7 +1477,7 @@ def _highest(hand: list[int]) -> int:
     return r
 
 
-def _deal(rng: random.Random, order: list[int], leader_index: int) -> list[list[int]]:
+def _deal(rng: _random.Random, order: list[int], leader_index: int) -> list[list[int]]:
     """The 52 cards shuffled and dealt one at a time from ``order[leader_index]`` round ``order``.
 
     The draws are ``rng.shuffle``'s (Fisher-Yates from the top, each index drawn below its bound
@@ -1497,7 +1500,7 @@ def _deal(rng: random.Random, order: list[int], leader_index: int) -> list[list[
     return hands
 
 
-def _shuffle(rng: random.Random, items: list[int]) -> None:
+def _shuffle(rng: _random.Random, items: list[int]) -> None:
     """``rng.shuffle(items)``, its draws (as ``_deal`` makes them) made here."""
     getrandbits = rng.getrandbits
     for i in range(len(items) - 1, 0, -1):
@@ -1506,16 +1509,6 @@ def _shuffle(rng: random.Random, items: list[int]) -> None:
         while j > i:
             j = getrandbits(bits)
         items[i], items[j] = items[j], items[i]
-
-
-class _Generator(random.Random):
-    """``random.Random(seed)`` for a whole-number seed, made sooner: ``Random`` checks the seed's
-    type in Python on its way to the Mersenne Twister's seeding, which this calls at once (the same
-    generator; every round seeds two, for the deal and for the status deal)."""
-
-    def __init__(self, seed: int) -> None:
-        _random.Random.seed(self, seed)
-        self.gauss_next = None
 
 
 def _rank_masks(hands: list[list[int]]) -> list[list[int]]:
