@@ -1404,9 +1404,12 @@ class ClusterfuckState(State):
                 return
             winner, loser, _ = owed[0]
             self.phase, self.player = GIVING_BACK, winner
+            held = self.held[winner]
+            if held > len(SUITS) or not self.plays_forced:  # more cards than a rank has: a choice
+                return
             hand = self.hands[winner]
             rank = _highest(hand)
-            if hand[rank] != self.held[winner] or not self.plays_forced:
+            if hand[rank] != held:
                 return
             self._move(winner, loser, rank)
             owed[0][2] -= 1
