@@ -777,10 +777,10 @@ class ClusterfuckState(State):
         ``legal_actions()``, as ``random_action`` does, and notes its number of legal actions in
         ``branching``: the game the runner would play stepping ``random_action``, move for move,
         only faster. The tricks and demands of a round are played by ``_play_round_out``, the few
-        moves between rounds by ``_play_between_rounds``; a hand-built position that leaves
-        forced moves to the players is played by ``random_action`` and ``apply_action``. Cards seen
-        in hands are no longer tracked (``seen_in_hand`` None, as in a determinization): in a random
-        game no one uses them.
+        moves between rounds by ``_play_between_rounds``; a demand where an earlier playout stopped,
+        and a hand-built position that leaves forced moves to the players, are played by
+        ``random_action`` and ``apply_action``. Cards seen in hands are no longer tracked
+        (``seen_in_hand`` None, as in a determinization): in a random game no one uses them.
         """
         self.seen_in_hand = None
         self._beats = None
@@ -1483,9 +1483,10 @@ def _highest(hand: list[int]) -> int:
 def _deal(rng: _random.Random, order: list[int], leader_index: int) -> list[list[int]]:
     """The 52 cards shuffled and dealt one at a time from ``order[leader_index]`` round ``order``.
 
-    The draws are ``rng.shuffle``'s (Fisher-Yates from the top, each index drawn below its bound
-    from ``getrandbits`` of the bound's length, again while too high), so the hands are those of
-    shuffling the deck and dealing it; a place is final once drawn, so each card is dealt at once.
+    The draws are ``random.Random.shuffle``'s (Fisher-Yates from the top, each index drawn below
+    its bound from ``getrandbits`` of the bound's length, again while too high), so the hands are
+    those of shuffling the deck and dealing it; a place is final once drawn, so each card is dealt
+    at once.
     """
     getrandbits = rng.getrandbits
     n = len(order)
@@ -1504,7 +1505,8 @@ def _deal(rng: _random.Random, order: list[int], leader_index: int) -> list[list
 
 
 def _shuffle(rng: _random.Random, items: list[int]) -> None:
-    """``rng.shuffle(items)``, its draws (as ``_deal`` makes them) made here."""
+    """What ``random.Random.shuffle(items)`` does with a generator in ``rng``'s state: its draws (as
+    ``_deal`` makes them), made here."""
     getrandbits = rng.getrandbits
     for i in range(len(items) - 1, 0, -1):
         bits = (i + 1).bit_length()
