@@ -411,10 +411,12 @@ def _card_figures(records: list[GameRecord]) -> dict[str, dict[str, Any]] | None
     for record in records:
         for seat, (played, hand) in enumerate(zip(record.played or [], record.held or [])):
             plays.update(played)
-            held.update(hand)
-            for name in set(played):
-                players[name] += 1
-                wins[name] += seat in record.winners
+            if hand:
+                held.update(hand)
+            names = set(played)
+            players.update(names)
+            if seat in record.winners:
+                wins.update(names)
     n = len(records)
     figures = {}
     for name in sorted(set(plays) | set(held)):

@@ -228,6 +228,39 @@ def test_a_deal_gives_the_hands_of_shuffling_the_deck_and_dealing_it_from_the_le
         assert shuffler.random() == dealer.random()  # the same draws, no more
 
 
+def test_the_playouts_rank_masks_mark_the_ranks_a_hand_holds_c_times_or_more():
+    from cardgen.games.clusterfuck import _rank_masks
+
+    rng = random.Random(1)
+    for _ in range(300):
+        hands = [[rng.randrange(5) for _ in range(13)] for _ in range(rng.randrange(3, 13))]
+        masks = _rank_masks(hands)
+        assert len(masks) == 5 and not any(masks[0])
+        for c in range(1, 5):
+            assert masks[c] == [sum(1 << r for r, h in enumerate(hand) if h >= c) for hand in hands]
+
+
+def test_the_round_generators_are_random_random_seeded_alike_and_shuffle_as_it_does():
+    """The rounds' generators (``_random.Random(seed)``) draw what ``random.Random(seed)`` draws,
+    and ``_shuffle`` makes ``shuffle``'s draws: the same orders, and the generators left alike."""
+    import _random
+
+    from cardgen.games.clusterfuck import _shuffle
+
+    for seed in [*range(300), 2**48 - 1, 2**64 + 5, 12345678901234567890123]:
+        items = list(range(1, 1 + seed % 13))
+        expected, got = items[:], items[:]
+        reference, quick = random.Random(seed), _random.Random(seed)
+        reference.shuffle(expected)
+        _shuffle(quick, got)
+        assert got == expected
+        assert reference.getrandbits(64) == quick.getrandbits(64)  # the same draws, no more
+        assert quick.random() == reference.random()
+    state = ClusterfuckGame(5).new_initial_state(random.Random(3))
+    twister = random.Random((state.deal_seed << 16) + state.round_no).getstate()[1]
+    assert state._round_rng().getstate() == twister
+
+
 def test_a_seed_replays_the_same_played_out_game_and_another_seed_another():
     game = ClusterfuckGame(8)
 

@@ -14,9 +14,13 @@ stays small and cheap to clone.
 """
 from __future__ import annotations
 
+import _random
 import math
 import random
 from collections.abc import Callable, Mapping
+from functools import cache
+from itertools import compress
+from operator import getitem
 from typing import Any
 
 from ..errors import CardgenError
@@ -164,8 +168,8 @@ def action_to_string(action: int) -> str:
 _LEADS = [[[play_action(r, c) for c in range(1, k + 1)] for k in range(5)] for r in range(len(RANKS))]
 _FOLLOWS = [[play_action(r, c) if c else 0 for r in range(len(RANKS))] for c in range(5)]
 _FULL_DECK = [r for r in range(len(RANKS)) for _ in SUITS]
-#: the bit length of i + 1, the bound of the i-th draw of a shuffle (``_deal``)
-_BOUND_BITS = [(i + 1).bit_length() for i in range(DECK_SIZE)]
+#: a shuffle's draws from the top (``_deal``): the place i drawn for and the bit length of its bound i + 1
+_SHUFFLE_DRAWS = [(i, (i + 1).bit_length()) for i in range(DECK_SIZE - 1, 0, -1)]
 
 # who gives what when a demand is refused
 TARGET_GIVES, DEMANDER_GIVES, PROTECTED = "target gives", "demander gives", "protected"
@@ -173,11 +177,14 @@ TARGET_GIVES, DEMANDER_GIVES, PROTECTED = "target gives", "demander gives", "pro
 # phases of a round: play, the demand after a trick, and between rounds the
 # Magnate's two status choices and the exchange winners' give-backs
 PLAY, CHOOSE_DEMAND, ANSWER_DEMAND, OVER, KEEP_STATUS, ASSIGN_STATUS, GIVING_BACK = range(7)
-#: the random playout's steps within a round, besides CHOOSE_DEMAND and ANSWER_DEMAND
-_TRICK, _END_TRICK = 10, 11
-#: each rank's bit, and all of them, in the playout's rank bitmasks (``_rank_masks``)
-_RANK_BITS = [1 << r for r in range(len(RANKS))]
+#: the rank indices, low to high
+_RANK_INDICES = range(len(RANKS))
+#: all the ranks' bits in the playout's rank bitmasks (``_rank_masks``)
 _ALL_RANKS = (1 << len(RANKS)) - 1
+#: ``_rank_masks`` sums a hand's four masks in one go, mask c in the 16 bits from 16 * (c - 1):
+#: ``_LANE_BITS[r][h]`` is what h cards of rank r add, rank r's bit in the first h lanes
+_LANE = 16
+_LANE_BITS = [[sum(1 << (_LANE * k + r) for k in range(h)) for h in range(len(SUITS) + 1)] for r in range(len(RANKS))]
 
 
 # ---------------------------------------------------------------- the game
@@ -491,6 +498,12 @@ def _demander_wins(demander: int, target: int, n: int) -> bool:
     return demander < target
 
 
+@cache
+def _demander_wins_table(n: int) -> list[list[bool]]:
+    """``_demander_wins`` for every pair of statuses at ``n`` players, looked up as [demander][target]."""
+    return [[_demander_wins(demander, target, n) for target in range(n + 1)] for demander in range(n + 1)]
+
+
 # ---------------------------------------------------------------- the state
 
 
@@ -764,10 +777,10 @@ class ClusterfuckState(State):
         ``legal_actions()``, as ``random_action`` does, and notes its number of legal actions in
         ``branching``: the game the runner would play stepping ``random_action``, move for move,
         only faster. The tricks and demands of a round are played by ``_play_round_out``, the few
-        moves between rounds by ``_random_between_rounds``; a hand-built position that leaves
-        forced moves to the players is played by ``random_action`` and ``apply_action``. Cards seen
-        in hands are no longer tracked (``seen_in_hand`` None, as in a determinization): in a random
-        game no one uses them.
+        moves between rounds by ``_play_between_rounds``; a demand where an earlier playout stopped,
+        and a hand-built position that leaves forced moves to the players, are played by
+        ``random_action`` and ``apply_action``. Cards seen in hands are no longer tracked
+        (``seen_in_hand`` None, as in a determinization): in a random game no one uses them.
         """
         self.seen_in_hand = None
         self._beats = None
@@ -777,121 +790,118 @@ class ClusterfuckState(State):
             phase = self.phase
             if phase == OVER:
                 break
-            if phase <= ANSWER_DEMAND and self.plays_forced:
+            if phase == PLAY and self.plays_forced:
                 moves = self._play_round_out(random_, note, moves, max_moves)
             elif phase >= KEEP_STATUS:
-                note(self._random_between_rounds(random_))
-                moves += 1
+                moves = self._play_between_rounds(random_, note, moves, max_moves)
             else:
                 note(self.num_legal_actions())
                 self.apply_action(game.random_action(self, self.player, rng))
                 moves += 1
         return moves
 
-    def _random_between_rounds(self, random_: Callable[[], float]) -> int:
-        """``random_playout``'s move as the Magnate keeping or assigning a status card, or as an
-        exchange winner giving a card back: drawn as ``random_action`` draws it and made unchecked.
-        Returns its number of legal actions."""
-        phase = self.phase
-        if phase == KEEP_STATUS:
-            count = self.n - 1
-            self._keep(KEEP + 1 + int(random_() * count))
-        elif phase == ASSIGN_STATUS:
-            numbers, targets = self.unassigned(), self.assign_targets()
-            count = 1 + len(targets) * len(numbers)
-            i, target = int(random_() * count), -1
-            if i:
-                q, k = divmod(i - 1, len(numbers))
-                target = targets[q]
-                self.status[target] = numbers[k]
-            self._deal_statuses(target)
-        else:
-            hand = self.hands[self.player]
-            count = len(RANKS) - hand.count(0)
-            i, rank = int(random_() * count), 0
-            while i or not hand[rank]:  # the i-th rank held
-                if hand[rank]:
-                    i -= 1
-                rank += 1
-            self._hand_back(rank)
-        return count
+    def _play_between_rounds(self, random_: Callable[[], float], note: Callable[[int], None], moves: int,
+                             max_moves: int) -> int:
+        """``random_playout``'s moves between rounds, until the next round's play or until the moves
+        run out: the Magnate keeping and assigning a status card, the exchange winners giving cards
+        back, each drawn as ``random_action`` draws it and made unchecked."""
+        while moves < max_moves:
+            phase = self.phase
+            if phase == KEEP_STATUS:
+                count = self.n - 1
+                self._keep(KEEP + 1 + int(random_() * count))
+            elif phase == ASSIGN_STATUS:
+                numbers, targets = self.unassigned(), self.assign_targets()
+                count = 1 + len(targets) * len(numbers)
+                i, target = int(random_() * count), -1
+                if i:
+                    q, k = divmod(i - 1, len(numbers))
+                    target = targets[q]
+                    self.status[target] = numbers.pop(k)
+                self._deal_statuses(target, numbers)
+            elif phase == GIVING_BACK:
+                ranks = list(compress(_RANK_INDICES, self.hands[self.player]))  # the ranks held
+                count = len(ranks)
+                self._hand_back(ranks[int(random_() * count)])
+            else:
+                break
+            note(count)
+            moves += 1
+        return moves
 
     def _play_round_out(self, random_: Callable[[], float], note: Callable[[int], None], moves: int,
                         max_moves: int) -> int:
-        """``random_playout``'s tricks and demands, from the position to the end of the round (the
-        next deal is ``_end_round``'s) or until the moves run out; the state is written back.
+        """``random_playout``'s tricks and demands, from a play to the end of the round (the next
+        deal is ``_end_round``'s) or until the moves run out; the state is written back.
 
         Play runs in locals: ``masks[c][p]`` has bit r set when ``p`` holds ``c`` or more cards of
         rank r, so whether and how ``p`` can follow is a shift and a bit count, and ``after[q]`` is
         the next seat in the round after ``q`` (and ``before[q]`` the one before), so the turn skips
-        those who went out.
+        those who went out; a trick is over when the turn has passed ``last``, the one before its
+        winner, so passes are counted only where play stops. Each pass of the outer loop is a trick
+        and the demand its winner may make, each pass of the inner one a play or a pass.
         """
         n, hands, held, out, played = self.n, self.hands, self.held, self.out, self.played
         played_by, status, known = self.played_by, self.status, self.known
+        demander_wins = _demander_wins_table(n)
         masks = _rank_masks(hands)
         held_one = masks[1]
         after, before = [0] * n, [0] * n
-        ring = [q for q in self.order if not out[q]]
+        ring = self.order if self.active == n else [q for q in self.order if not out[q]]
         prev = ring[-1]
         for q in ring:
             after[prev], before[q], prev = q, prev, q
-        if out[self.trick_winner]:  # the trick's winner went out: the turn goes on after it
-            after[self.trick_winner] = self._next_active(self.trick_winner)
-
-        phase, p, q = self.phase, self.player, self.player
-        r, c, winner, passes, active = self.trick_rank, self.trick_count, self.trick_winner, self.passes, self.active
-        target, demand_rank = self.target, self.demand_rank
-        stage = _TRICK if phase == PLAY else phase
+        r, c, winner, active = self.trick_rank, self.trick_count, self.trick_winner, self.active
+        if out[winner]:  # the trick's winner went out: its links stay, to the players round it
+            nxt = self._next_active(winner)
+            after[winner], before[winner] = nxt, before[nxt]
+        # p leads (no trick yet, c == 0) or, once there is one, is the last to have played (the
+        # trick's winner); q is to follow it, and can beat it (the turn skips those who cannot)
+        q = self.player
+        p = winner if c else q
+        target, demand_rank = -1, BEST
+        phase = PLAY  # where play stopped
         demands = refused = reversed_ = protected = named = named_missing = 0
         stop = round_over = False
+        # the trick under way: the last to pass before it is over, and q's ranks that beat it
+        # (bit r - above)
+        last = before[winner]
+        following, above = masks[c], r + 1
+        b = following[q] >> above
         while not stop:
-            if stage == _TRICK:
-                # p leads (no trick yet, c == 0) or it is q's turn: who cannot beat the trick
-                # passes (forced), who can plays or passes; the trick ends when all it waits for
-                # have passed, or with a 2
-                needed = active if out[winner] else active - 1
-                following, above = masks[c], r + 1
-                while True:
-                    if c:
-                        b = following[q] >> above
-                        j = 0
-                        if b:
-                            if moves == max_moves:
-                                stop = True
-                                break
-                            k = b.bit_count() + 1
-                            note(k)
-                            moves += 1
-                            j = int(random_() * k)
-                        if not j:
-                            passes += 1
-                            if passes >= needed:
-                                stage = _END_TRICK
-                                break
-                            q = after[q]
-                            continue
+            while True:
+                if c:
+                    if moves == max_moves:
+                        stop = True
+                        break
+                    k = b.bit_count() + 1
+                    note(k)
+                    moves += 1
+                    j = int(random_() * k)
+                    if j:  # the j-th rank that beats the trick
                         while j > 1:
                             b &= b - 1
                             j -= 1
                         r = above + (b & -b).bit_length() - 1
                         p = q
+                else:
+                    # any set of one rank; holding one card, p must lead it
+                    hand, h = hands[p], held[p]
+                    if h == 1:
+                        r, c = held_one[p].bit_length() - 1, 1
+                    elif moves == max_moves:
+                        stop = True
+                        break
                     else:
-                        # any set of one rank; holding one card, p must lead it
-                        hand, h = hands[p], held[p]
-                        if h == 1:
-                            r, c = held_one[p].bit_length() - 1, 1
-                        elif moves == max_moves:
-                            stop = True
-                            break
-                        else:
-                            note(h)
-                            moves += 1
-                            i, r = int(random_() * h), 0
-                            while i >= hand[r]:
-                                i -= hand[r]
-                                r += 1
-                            c = i + 1
-                        following = masks[c]
+                        note(h)
+                        moves += 1
+                        i, r = int(random_() * h), 0
+                        while i >= hand[r]:
+                            i -= hand[r]
+                            r += 1
+                        c = i + 1
+                    following, q = masks[c], p
+                if p == q:  # (a player who passes never won the trick)
                     # p puts down c cards of rank r
                     hand, bit = hands[p], 1 << r
                     h = hand[r]
@@ -904,10 +914,8 @@ class ClusterfuckState(State):
                     held[p] -= c
                     played[r] += c
                     played_by[p][r] += c
-                    winner, passes = p, 0
-                    if held[p]:
-                        needed = active - 1
-                    else:
+                    winner, last = p, before[p]
+                    if not held[p]:
                         out[p] = True
                         self.finish.append(p)
                         active -= 1
@@ -917,94 +925,116 @@ class ClusterfuckState(State):
                         # out of the ring; p's own link stays for the trick it won
                         nxt, prev = after[p], before[p]
                         after[prev], before[nxt] = nxt, prev
-                        needed = active
                     if r == TWO:
-                        stage = _END_TRICK
                         break
-                    q, above = after[p], r + 1
-            elif stage == _END_TRICK:
-                r, c, passes = -1, 0, 0
-                if out[winner]:
-                    p, stage = after[winner], _TRICK
+                    above = r + 1
+                # the turn goes on: who cannot beat the trick passes (a forced move), until one
+                # can or all have passed (the trick is over: the else breaks the trick's loop)
+                while q != last:
+                    q = after[q]
+                    b = following[q] >> above
+                    if b:
+                        break
                 else:
-                    stage = CHOOSE_DEMAND
-            elif stage == CHOOSE_DEMAND:
-                # any target with 2+ cards (in seat order), for its best card or a rank someone
-                # else holds: the others still in, once round the ring
-                targets, others, t = [], 0, after[winner]
-                while t != winner:
-                    others |= held_one[t]
-                    if held[t] >= 2:
-                        targets.append(t)
-                    t = after[t]
-                targets.sort()
-                if not targets:
-                    p, stage = winner, _TRICK
-                    continue
-                if moves == max_moves:
                     break
-                per = others.bit_count() + 1
-                k = 1 + len(targets) * per
-                note(k)
-                moves += 1
-                j = int(random_() * k)
-                if not j:
-                    p, stage = winner, _TRICK
-                    continue
-                t, what = divmod(j - 1, per)
-                target, demand_rank = targets[t], BEST
-                if what:
-                    # the what-th rank someone else holds: skip the few no one else does
-                    demand_rank, missing = what - 1, ~others & _ALL_RANKS
-                    while missing:
-                        low = missing & -missing
-                        if low.bit_length() > demand_rank + 1:
-                            break
-                        demand_rank += 1
-                        missing ^= low
-                    named += 1
-                demands += 1
-                stage = ANSWER_DEMAND
-            elif stage == ANSWER_DEMAND:
-                if moves == max_moves:
-                    break
-                note(2)
-                moves += 1
-                hands_over = True
-                if random_() >= 0.5:  # refuse: the two status cards decide
-                    refused += 1
-                    mine, theirs = status[winner], status[target]
-                    known[winner * n + target], known[target * n + winner] = theirs, mine
-                    if mine == n and theirs == 1 and hands[target][TWO] >= 2:
-                        protected += 1
-                        hands_over = False
-                    elif not _demander_wins(mine, theirs, n):
-                        reversed_ += 1
-                        _give_best(hands, held, masks, winner, target, 2)
-                        hands_over = False
-                if hands_over:
-                    if demand_rank == BEST:
-                        _give_best(hands, held, masks, target, winner, 1)
-                    elif hands[target][demand_rank]:
-                        _hand_card(hands, held, masks, target, winner, demand_rank)
-                    else:
-                        named_missing += 1
-                target, demand_rank = -1, BEST
-                p, stage = winner, _TRICK
+            if stop:
+                break
+            # the trick is over: its winner leads the next, or demands a card first; one who went
+            # out on it leaves the lead to the next in the round
+            r, c = -1, 0
+            if out[winner]:
+                p = after[winner]
+                continue
+            p = winner
+            # any target with 2+ cards (in seat order), for its best card or a rank someone else
+            # holds: the others still in, once round the ring
+            targets, others, t = [], 0, after[winner]
+            while t != winner:
+                others |= held_one[t]
+                if held[t] >= 2:
+                    targets.append(t)
+                t = after[t]
+            if not targets:
+                continue
+            if moves == max_moves:
+                phase = CHOOSE_DEMAND
+                break
+            targets.sort()
+            per = others.bit_count() + 1
+            k = 1 + len(targets) * per
+            note(k)
+            moves += 1
+            j = int(random_() * k)
+            if not j:
+                continue
+            t, what = divmod(j - 1, per)
+            target, demand_rank = targets[t], BEST
+            if what:
+                # the what-th rank someone else holds: skip the few no one else does
+                demand_rank, missing = what - 1, ~others & _ALL_RANKS
+                while missing:
+                    low = missing & -missing
+                    if low.bit_length() > demand_rank + 1:
+                        break
+                    demand_rank += 1
+                    missing ^= low
+                named += 1
+            demands += 1
+            if moves == max_moves:
+                phase = ANSWER_DEMAND
+                break
+            note(2)
+            moves += 1
+            # the target hands over the card demanded (its best, or one of the rank named if it
+            # has one; a target holds two or more), unless it refuses and the two status cards
+            # decide otherwise: two 2s protect it, or the demander hands over its two best instead
+            giver, taker, cards, rank = target, winner, 1, demand_rank
+            if random_() >= 0.5:  # refuse
+                refused += 1
+                mine, theirs = status[winner], status[target]
+                known[winner * n + target], known[target * n + winner] = theirs, mine
+                if mine == n and theirs == 1 and hands[target][TWO] >= 2:
+                    protected += 1
+                    cards = 0
+                elif not demander_wins[mine][theirs]:
+                    reversed_ += 1
+                    giver, taker, cards, rank = winner, target, min(2, held[winner] - 1), BEST  # not its last
+            if cards and rank != BEST and not hands[target][rank]:
+                named_missing += 1
+                cards = 0
+            while cards:  # a card of the rank named or of the giver's best changes hands
+                given = held_one[giver].bit_length() - 1 if rank == BEST else rank
+                bit, src, dst = 1 << given, hands[giver], hands[taker]
+                h = src[given]
+                src[given] = h - 1
+                masks[h][giver] ^= bit
+                h = dst[given] + 1
+                dst[given] = h
+                masks[h][taker] |= bit
+                held[giver] -= 1
+                held[taker] += 1
+                cards -= 1
+            target, demand_rank = -1, BEST
         self.demands += demands
         self.refused += refused
         self.reversed += reversed_
         self.protected += protected
         self.named += named
         self.named_missing += named_missing
+        passes = 0
+        if c and not round_over:  # stopped in a trick: all from the winner's next to q have passed
+            t = after[winner]
+            while t != q:
+                passes += 1
+                t = after[t]
         self.trick_rank, self.trick_count, self.trick_winner, self.passes = r, c, winner, passes
         self.active, self.target, self.demand_rank = active, target, demand_rank
         if round_over:
             self._end_round()
-        elif stage == _TRICK:
+        elif phase == PLAY:
             self.phase, self.player = PLAY, q if c else p
         else:
-            self.phase, self.player = stage, winner if stage == CHOOSE_DEMAND else target
+            self.phase, self.player = phase, winner if phase == CHOOSE_DEMAND else target
         return moves
 
     # ---- what policies may ask
@@ -1282,9 +1312,10 @@ class ClusterfuckState(State):
         self.rounds_played = self.round_no
         if self.round_no >= 2:
             self.keep_rounds += 1
+            status, hits = self.status, self.keep_hits
             for place, seat in enumerate(finish, 1):
-                if self.status[seat] == place:
-                    self.keep_hits[place] += 1
+                if status[seat] == place:
+                    hits[place] += 1
         self.last_finish = finish
         self.finish = finish
         self.trick_count, self.trick_rank = 0, -1
@@ -1317,14 +1348,14 @@ class ClusterfuckState(State):
             if action < ASSIGN or target not in self.assign_targets() or number not in self.unassigned():
                 raise IllegalAction(f"illegal action {action_to_string(action)}")
             self.status[target] = number
-        self._deal_statuses(target)
+        self._deal_statuses(target, self.unassigned())
 
-    def _deal_statuses(self, assigned: int) -> None:
-        """The rest of the status cards, shuffled and dealt secretly; then the exchange."""
-        rest = self.unassigned()
-        random.Random(self.status_seed).shuffle(rest)
-        for seat, number in zip([q for q in self.order if not self.status[q]], rest):
-            self.status[seat] = number
+    def _deal_statuses(self, assigned: int, rest: list[int]) -> None:
+        """The rest of the status cards (``unassigned()``), shuffled and dealt secretly; then the exchange."""
+        _shuffle(_random.Random(self.status_seed), rest)
+        status = self.status
+        for seat, number in zip([q for q in self.order if not status[q]], rest):
+            status[seat] = number
         self._reset_knowledge()
         if assigned >= 0:
             self.known[self.player * self.n + assigned] = self.status[assigned]
@@ -1336,15 +1367,15 @@ class ClusterfuckState(State):
         The first and the last out swap ``exchange`` cards, the second and the
         second last one fewer, and so on inwards while there are cards to swap.
         """
-        n, finish = self.n, self.last_finish
-        self.owed = []
+        n, finish, held = self.n, self.last_finish, self.held
+        self.owed = owed = []
         for i in range(n // 2):
-            cards = min(self.exchange - i, self.held[finish[n - 1 - i]])
+            winner, loser = finish[i], finish[n - 1 - i]
+            cards = min(self.exchange - i, held[loser])
             if cards <= 0:
                 break
-            winner, loser = finish[i], finish[n - 1 - i]
             self._give(loser, winner, cards, keep_one=False)
-            self.owed.append([winner, loser, cards])
+            owed.append([winner, loser, cards])
         self._next_give_back()
 
     def _give_back(self, action: int) -> None:
@@ -1373,18 +1404,24 @@ class ClusterfuckState(State):
                 return
             winner, loser, _ = owed[0]
             self.phase, self.player = GIVING_BACK, winner
+            held = self.held[winner]
+            if held > len(SUITS) or not self.plays_forced:  # more cards than a rank has: a choice
+                return
             hand = self.hands[winner]
             rank = _highest(hand)
-            if hand[rank] != self.held[winner] or not self.plays_forced:
+            if hand[rank] != held:
                 return
             self._move(winner, loser, rank)
             owed[0][2] -= 1
 
-    def _round_rng(self) -> random.Random:
-        return random.Random((self.deal_seed << 16) + self.round_no)
+    def _round_rng(self) -> _random.Random:
+        """The round's generator: ``random.Random``'s Mersenne Twister seeded alike, made without its
+        Python-level seeding (the deal and ``_shuffle`` draw only ``getrandbits``; every round seeds
+        two generators, this one and the status deal's)."""
+        return _random.Random((self.deal_seed << 16) + self.round_no)
 
     def _start_round(self, order: list[int], statuses: list[int], leader_index: int,
-                     rng: random.Random | None) -> None:
+                     rng: _random.Random | None) -> None:
         """Seat players in ``order``, deal all 52 from the leader, reset knowledge."""
         self.hands = _deal(rng or self._round_rng(), order, leader_index)
         self.played = [0] * 13
@@ -1393,15 +1430,18 @@ class ClusterfuckState(State):
     def _seat(self, order: list[int], statuses: list[int], leader: int) -> None:
         n = self.n
         self.order = list(order)
-        self.seat_index = [0] * n
+        self.seat_index = seat_index = [0] * n
         for i, q in enumerate(order):
-            self.seat_index[q] = i
+            seat_index[q] = i
         self.status = list(statuses)
         if self.seen_in_hand is not None:  # a new deal: nobody has handed anyone anything
             self.seen_in_hand = [{} for _ in range(n * n)]
         self.held = held = list(map(sum, self.hands))
-        self.out = out = [not h for h in held]
-        self.finish = [q for q in range(n) if out[q]]
+        if all(held):  # a deal: everyone has cards
+            self.out, self.finish = [False] * n, []
+        else:
+            self.out = out = [not h for h in held]
+            self.finish = [q for q in range(n) if out[q]]
         self.active = n - len(self.finish)
         self._reset_knowledge()
         self.phase, self.player = PLAY, leader
@@ -1440,72 +1480,55 @@ def _highest(hand: list[int]) -> int:
     return r
 
 
-def _deal(rng: random.Random, order: list[int], leader_index: int) -> list[list[int]]:
+def _deal(rng: _random.Random, order: list[int], leader_index: int) -> list[list[int]]:
     """The 52 cards shuffled and dealt one at a time from ``order[leader_index]`` round ``order``.
 
-    The draws are ``rng.shuffle``'s (Fisher-Yates from the top, each index drawn below its bound
-    from ``getrandbits`` of the bound's length, again while too high), so the hands are those of
-    shuffling the deck and dealing it; a place is final once drawn, so each card is dealt at once.
+    The draws are ``random.Random.shuffle``'s (Fisher-Yates from the top, each index drawn below
+    its bound from ``getrandbits`` of the bound's length, again while too high), so the hands are
+    those of shuffling the deck and dealing it; a place is final once drawn, so each card is dealt
+    at once.
     """
     getrandbits = rng.getrandbits
     n = len(order)
     cards = _FULL_DECK[:]
     hands = [[0] * 13 for _ in range(n)]
-    seats = [hands[order[(leader_index + i) % n]] for i in range(n)]  # card i goes to seats[i % n]
-    for i in range(DECK_SIZE - 1, 0, -1):
-        bits = _BOUND_BITS[i]
+    # card i goes to seats[i]: the hands from the leader's on round the order, over and over
+    seats = [hands[q] for q in order[leader_index:] + order[:leader_index]] * (DECK_SIZE // n + 1)
+    for i, bits in _SHUFFLE_DRAWS:
         j = getrandbits(bits)
         while j > i:
             j = getrandbits(bits)
-        seats[i % n][cards[j]] += 1
+        seats[i][cards[j]] += 1
         cards[j] = cards[i]
     seats[0][cards[0]] += 1
     return hands
 
 
-def _hand_card(hands: list[list[int]], held: list[int], masks: list[list[int]], giver: int, taker: int,
-               rank: int) -> None:
-    """A card of ``rank`` changes hands, in the playout's rank bitmasks too (``_rank_masks``)."""
-    bit = 1 << rank
-    src, dst = hands[giver], hands[taker]
-    h = src[rank]
-    src[rank] = h - 1
-    masks[h][giver] ^= bit
-    h = dst[rank] + 1
-    dst[rank] = h
-    masks[h][taker] |= bit
-    held[giver] -= 1
-    held[taker] += 1
-
-
-def _give_best(hands: list[list[int]], held: list[int], masks: list[list[int]], giver: int, taker: int,
-               count: int) -> None:
-    """The giver's best cards, never its last one (``_give`` on the playout's bitmasks too)."""
-    src, rank = hands[giver], TWO
-    for _ in range(min(count, held[giver] - 1)):
-        while not src[rank]:
-            rank -= 1
-        _hand_card(hands, held, masks, giver, taker, rank)
+def _shuffle(rng: _random.Random, items: list[int]) -> None:
+    """What ``random.Random.shuffle(items)`` does with a generator in ``rng``'s state: its draws (as
+    ``_deal`` makes them), made here."""
+    getrandbits = rng.getrandbits
+    for i in range(len(items) - 1, 0, -1):
+        bits = (i + 1).bit_length()
+        j = getrandbits(bits)
+        while j > i:
+            j = getrandbits(bits)
+        items[i], items[j] = items[j], items[i]
 
 
 def _rank_masks(hands: list[list[int]]) -> list[list[int]]:
-    """``masks[c][p]``: bit r set when hand ``p`` holds ``c`` or more cards of rank r (c = 1..4)."""
+    """``masks[c][p]``: bit r set when hand ``p`` holds ``c`` or more cards of rank r (c = 1..4).
+
+    A hand's four masks are summed at once, one in each 16-bit lane (``_LANE_BITS``), then split."""
     n = len(hands)
-    masks = [[0] * n for _ in range(5)]
-    one, two, three, four = masks[1:]
+    one, two, three, four = [0] * n, [0] * n, [0] * n, [0] * n
     for p, hand in enumerate(hands):
-        m1 = m2 = m3 = m4 = 0
-        for h, bit in zip(hand, _RANK_BITS):
-            if h:
-                m1 |= bit
-                if h > 1:
-                    m2 |= bit
-                    if h > 2:
-                        m3 |= bit
-                        if h > 3:
-                            m4 |= bit
-        one[p], two[p], three[p], four[p] = m1, m2, m3, m4
-    return masks
+        lanes = sum(map(getitem, _LANE_BITS, hand))
+        one[p] = lanes & _ALL_RANKS
+        two[p] = lanes >> _LANE & _ALL_RANKS
+        three[p] = lanes >> 2 * _LANE & _ALL_RANKS
+        four[p] = lanes >> 3 * _LANE
+    return [[0] * n, one, two, three, four]
 
 
 def _rank_names(counts: list[int]) -> list[str]:
