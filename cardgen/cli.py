@@ -442,8 +442,8 @@ def _duration(seconds: float) -> str:
 @click.argument("game")
 @click.option("--policy", default=None, callback=_policy_option, metavar="POLICY",
               help="The policy every seat plays (random, greedy, mcts:N); the answers are as good as it "
-                   "[default: the game's full-run policy, mcts:300 for common-carrier, mcts:100 for "
-                   "dotcombust and clusterfuck; greedy with --quick].")
+                   "[default: the game's full-run policy, mcts:300 for common-carrier and "
+                   "clusterfuck, mcts:100 for dotcombust; greedy with --quick].")
 @click.option("--games", type=click.IntRange(1, 1_000_000), default=None,
               help="Games per experiment [default: 100 for common-carrier, 30 for dotcombust, 40 for "
                    "clusterfuck; 20 with --quick].")

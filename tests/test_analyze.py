@@ -87,6 +87,23 @@ def test_docs_answers_are_written_from_the_json_of_a_run(tmp_path):
         assert f"### {answer['id']}" in text and answer["answer"] in text
 
 
+def test_a_ladder_row_never_rounds_an_interval_onto_the_50_percent_line():
+    """The verdict turns on whether the interval excludes 50 %: a bound of 49.96 % is not shown as 50."""
+    import sys
+
+    from conftest import ROOT
+
+    sys.path.insert(0, str(ROOT / "tools"))
+    from answers_md import render
+
+    pair = {"a": "greedy", "b": "mcts:300", "games": 400, "a_wins": 181, "b_wins": 219, "ties": 0,
+            "a_score": 0.4261, "wilson_low": 0.3487, "wilson_high": 0.49959, "verdict": "mcts:300 beats greedy"}
+    ladder = {"game": "clusterfuck", "players": 5, "seed": 2, "options": {"players": 5}, "pairs": [pair]}
+    assert "| 43% (35-49.96%) | mcts:300 beats greedy |" in render([ladder])
+    pair.update(wilson_low=0.401, wilson_high=0.5552)
+    assert "(40-56%)" in render([ladder])
+
+
 def test_clusterfuck_answers_carry_95_percent_intervals():
     report = analyze("clusterfuck", Settings(policy="random", games=6, quick=True))
     rounds, power = report["questions"]

@@ -31,6 +31,13 @@ play is measured by `cardgen ladder`).
 """
 
 
+def _percent(share: float) -> str:
+    """A share in whole percent, unless that would round it onto 50 (the line a ladder's verdict
+    turns on): then to two decimals."""
+    whole = f"{100 * share:.0f}"
+    return f"{100 * share:.2f}" if whole == "50" and share != 0.5 else whole
+
+
 def render(reports: list[dict]) -> str:
     parts = [INTRO]
     ladders = [r for r in reports if "pairs" in r]
@@ -47,8 +54,8 @@ def render(reports: list[dict]) -> str:
                 parts.append(f"| {ladder['game']} | {ladder['players']} | {options} | {ladder['seed']} "
                              f"| {pair['a']} vs {pair['b']} "
                              f"| {pair['games']} | {pair['a_wins']}-{pair['b_wins']} | {pair['ties']} "
-                             f"| {100 * pair['a_score']:.0f}% ({100 * pair['wilson_low']:.0f}-"
-                             f"{100 * pair['wilson_high']:.0f}%) | {pair['verdict']} |")
+                             f"| {_percent(pair['a_score'])}% ({_percent(pair['wilson_low'])}-"
+                             f"{_percent(pair['wilson_high'])}%) | {pair['verdict']} |")
         parts.append("")
     for report in reports:
         if "pairs" in report:
