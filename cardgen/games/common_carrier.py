@@ -618,8 +618,8 @@ class CommonCarrierState(State):
         #: per oriented mask, where it fits on this board (``_near_set``), reset with ``_sets``
         self._near_cache: dict[int, tuple] = {}
         #: per (mask of a, mask of b) counted, the placements with both near the board and apart,
-        #: and each mask's cells near the board and their number
-        self._apart: dict[tuple[int, int], tuple[int, int, int, int, int]] = {}
+        #: and the two masks' ``_near_set``
+        self._apart: dict[tuple[int, int], tuple[int, tuple, tuple]] = {}
         #: the last action this state drew or chose itself for the current position: applying
         #: that very object needs no check (reset whenever the position changes)
         self._trusted: tuple | None = None
@@ -973,18 +973,17 @@ class CommonCarrierState(State):
     def _put(self, card: int, cell: int, mask: int) -> None:
         """Lay ``card`` on ``cell``."""
         bit = 1 << cell
-        top = self.top
-        line = self.line
-        if top[cell] >= 0:  # a card covered: its sides and owners go
+        line, own = self.line, self.own
+        counts = self.game.card_counts[card]
+        if self.top[cell] >= 0:  # a card covered: its sides and owners go
             keep = ~bit
             line[0] &= keep
             line[1] &= keep
             line[2] &= keep
             line[3] &= keep
-            own = self.own
             own[0] &= keep
             own[1] &= keep
-        top[cell] = card
+        self.top[cell] = card
         self.mask[cell] = mask
         self.occ |= bit
         self.halo |= _HALO[cell]
@@ -996,11 +995,10 @@ class CommonCarrierState(State):
             line[2] |= bit
         if mask & LEFT:
             line[3] |= bit
-        counts = self.game.card_counts[card]
         if counts & 1:
-            self.own[0] |= bit
+            own[0] |= bit
         if counts & 2:
-            self.own[1] |= bit
+            own[1] |= bit
         r, c = _ROW_COL[cell]
         box = self.bbox
         if box is None:
@@ -1008,7 +1006,7 @@ class CommonCarrierState(State):
         else:
             r0, r1, c0, c1 = box
             if r < r0 or r > r1 or c < c0 or c > c1:
-                self.bbox = (r if r < r0 else r0, r if r > r1 else r1, c if c < c0 else c0, c if c > c1 else c1)
+                self.bbox = (min(r0, r), max(r1, r), min(c0, c), max(c1, c))
 
     def _lift(self, cell: int, card: int, mask: int, bbox: Any) -> None:
         if card < 0:
@@ -1181,7 +1179,7 @@ class CommonCarrierState(State):
              - pc(pa & pb >> W) - pc(pa & pb << 1))
         if conflicts is not None:
             n -= self._span_conflicts(pa, pb, conflicts)
-        self._apart[(ma, mb)] = (n, pa, na, pb, nb)
+        self._apart[(ma, mb)] = (n, near_a, near_b)
         # one card away from the board, held on by the other at a corner
         n += corner_a + corner_b
         # orthogonal neighbours whose shared edges agree, at least one near the board
@@ -1325,9 +1323,7 @@ class CommonCarrierState(State):
 
     def _sample_placement(self, rng: random.Random) -> tuple:
         """``sample_action`` as (card, cell, oriented mask) once or twice."""
-        combos = self._combos
-        if combos is None:
-            combos = self._combo_list()
+        combos = self._combo_list()
         pick = _below(rng, self._combo_total)
         for weight, combo in combos:
             if pick < weight:
@@ -1348,10 +1344,11 @@ class CommonCarrierState(State):
         kind, a, ma, b, mb = combo
         counted = self._apart.get((ma, mb))
         if counted is not None:
-            apart, pa, na, pb, nb = counted
+            apart, near_a, near_b = counted
         else:  # counted as (mb, ma): the same placements with the cards swapped
-            apart, pb, nb, pa, na = self._apart[(mb, ma)]
+            apart, near_b, near_a = self._apart[(mb, ma)]
         if pick < apart:
+            pa, na, pb, nb = near_a[1], near_a[2], near_b[1], near_b[2]
             conflicts = self._board_sets()[4]
             while True:
                 i, j = divmod(_below(rng, na * nb), nb)
@@ -1362,16 +1359,16 @@ class CommonCarrierState(State):
                     continue
                 break
         else:
-            x, y = self._counted_pair(pick - apart, ma, mb)
+            x, y = self._counted_pair(pick - apart, near_a, near_b)
         return _pair_placement(kind, a, ma, x, b, mb, y)
 
-    def _counted_pair(self, index: int, ma: int, mb: int) -> tuple[int, int]:
-        """The index-th of the placements ``_sample_pair`` does not draw: a card away from the board
-        at a corner of the other (a's near, then b's near; a diagonal at a time), then side by
-        side."""
+    def _counted_pair(self, index: int, near_a: tuple, near_b: tuple) -> tuple[int, int]:
+        """The index-th of the placements ``_sample_pair`` does not draw, given the two masks'
+        ``_near_set``: a card away from the board at a corner of the other (a's near, then b's near;
+        a diagonal at a time), then side by side."""
         occ = (self._sets or self._board_sets())[0]
-        _, pa, _, _, exa, _ = self._near_fits(ma)
-        _, pb, _, _, exb, _ = self._near_fits(mb)
+        ma, pa, _, _, exa, _ = near_a
+        mb, pb, _, _, exb, _ = near_b
         pc = int.bit_count
         for held, near in ((0, pa & ~occ), (1, pb & ~occ)):
             # the cells of ``near`` with the cell a diagonal step away away from the board
