@@ -48,11 +48,22 @@ class CardgenGroup(click.Group):
             ctx.exit(BAD_INPUT)
         except KeyboardInterrupt:
             # Ctrl-C: one line and the shell's code for SIGINT; temporary files are already gone
+            _quiet_exit()
             click.echo("\ninterrupted", err=True)
             ctx.exit(INTERRUPTED)
         except Terminated:
+            _quiet_exit()
             click.echo("terminated", err=True)
             ctx.exit(TERMINATED)
+
+
+def _quiet_exit() -> None:
+    """Stopped mid-render, pypdfium2 finds at exit the pages it was drawing and writes a warning
+    about each to stderr; they are closed all the same, and the one line said is enough."""
+    if "pypdfium2_cfg" in sys.modules:
+        import logging
+
+        sys.modules["pypdfium2_cfg"].DEBUG_AUTOCLOSE.value = logging.CRITICAL + 1
 
 
 class Terminated(BaseException):
