@@ -5,6 +5,9 @@ Run from the repository root:
     .venv/bin/python bench/playtest.py                 # full run
     .venv/bin/python bench/playtest.py --big 0 --mcts-moves 0   # engines only
 
+Common Carrier counts and draws its plays in C where ``cardgen/games/_cc_fast.c`` built (the
+first line says which); ``CARDGEN_PURE_PYTHON=1`` times its Python code, which plays the same games.
+
 Every case plays in this one process and is timed in CPU seconds (``time.process_time``), so the
 figures are per core and hold on a shared machine. Issue 13's targets, per core:
 
@@ -28,7 +31,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from cardgen.games import game_class, registry
+from cardgen.games import common_carrier, game_class, registry
 from cardgen.games.base import Game
 from cardgen.playtest import run_playtest
 
@@ -51,6 +54,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--only", help="one game id")
     args = parser.parse_args(argv)
 
+    inner = "C (_cc_fast)" if common_carrier._fast is not None else "Python"
+    print(f"Common Carrier's inner loop: {inner}")
     print(f"{'game':24} {'policy':8} {'games':>6} {'games/CPU-s':>12} {'moves/CPU-s':>12} {'target':>8}")
     for name in registry():
         if args.only and name != args.only:

@@ -23,6 +23,7 @@ laying every play.
 from __future__ import annotations
 
 import operator
+import os
 import random
 import re
 from collections.abc import Iterable, Iterator, Mapping, Sequence
@@ -33,6 +34,14 @@ from ..errors import CardgenError
 from ..findings import Finding
 from . import GameInfo, base
 from .base import TERMINAL, Game, IllegalAction, OptionSpec, State
+
+_fast: Any
+try:  # the C speed-up of the inner loop, where it built (setup.py); the same games without it
+    from . import _cc_fast as _fast
+except ImportError:  # pragma: no cover - depends on the install
+    _fast = None
+if os.environ.get("CARDGEN_PURE_PYTHON"):
+    _fast = None
 
 # --- cards ---------------------------------------------------------------
 
@@ -620,6 +629,8 @@ class CommonCarrierState(State):
         #: per (mask of a, mask of b) counted, the placements with both near the board and apart,
         #: and the two masks' ``_near_set``
         self._apart: dict[tuple[int, int], tuple[int, tuple, tuple]] = {}
+        #: what ``_cc_fast.count`` kept when it counted ``_combos`` (None when Python counted them)
+        self._fast_board: bytes | None = None
         #: the last action this state drew or chose itself for the current position: applying
         #: that very object needs no check (reset whenever the position changes)
         self._trusted: tuple | None = None
@@ -1023,6 +1034,7 @@ class CommonCarrierState(State):
     def _invalidate(self) -> None:
         self._sets = None
         self._combos = None
+        self._fast_board = None
         if self._apart or self._near_cache:
             self._near_cache = {}
             self._apart = {}
@@ -1089,6 +1101,7 @@ class CommonCarrierState(State):
         game = self.game
         if self._level == 2 and len(cards) == 2:
             return self._two_card_combos(*cards)
+        self._fast_board = None
         kinds: dict[int, list[int]] = {}
         for card in cards:
             kinds.setdefault(canonical(game.card_mask[card]), []).append(card)
@@ -1128,36 +1141,38 @@ class CommonCarrierState(State):
         ka, kb = _CANONICAL[masks[a]], _CANONICAL[masks[b]]
         if ka > kb:
             a, b = b, a
+        oa = _ORIENTATIONS[masks[a]]
         combos: list[tuple[int, tuple[Any, ...]]] = []
-        count = self._count_near
-        sets = self._sets or self._board_sets()
-        away = self._away
-        # each orientation's fit near the board, worked out here: the playout's inner loop
-        near_a = [_near_set(sets, away, m) for m in _ORIENTATIONS[masks[a]]]
         if ka == kb:
-            m = near_a[0][0]
-            n = count(near_a[0], near_a[0])
-            if n:
-                combos.append((n, ("same", a, m, b, m)))
-            if len(near_a) > 1:
-                t = near_a[1][0]
-                n = count(near_a[0], near_a[1])  # the same as (t, m): swap the two cells
+            # (m, m), (m, t), (t, t): (t, m) has as many as (m, t), the two cells swapped
+            pairs = _SAME_PAIRS[len(oa)]
+            for (i, j), n in zip(pairs, self._pair_counts(oa, oa, pairs)):
                 if n:
-                    combos.append((n, ("same", a, m, b, t)))
-                    combos.append((n, ("same", a, t, b, m)))
-                n = count(near_a[1], near_a[1])
-                if n:
-                    combos.append((n, ("same", a, t, b, t)))
+                    combos.append((n, ("same", a, oa[i], b, oa[j])))
+                    if i != j:
+                        combos.append((n, ("same", a, oa[j], b, oa[i])))
         else:
-            near_b = [_near_set(sets, away, m) for m in _ORIENTATIONS[masks[b]]]
-            for fa in near_a:
-                for fb in near_b:
-                    n = count(fa, fb)
-                    if n:
-                        combos.append((2 * n, ("two", a, fa[0], b, fb[0])))
+            ob = _ORIENTATIONS[masks[b]]
+            pairs = _ALL_PAIRS[len(oa)][len(ob)]
+            for (i, j), n in zip(pairs, self._pair_counts(oa, ob, pairs)):
+                if n:
+                    combos.append((2 * n, ("two", a, oa[i], b, ob[j])))
         self._combos = combos
         self._combo_total = sum([weight for weight, _ in combos])
         return combos
+
+    def _pair_counts(self, oa: tuple[int, ...], ob: tuple[int, ...], pairs: tuple) -> Sequence[int]:
+        """``_count_near`` of the (i, j) in ``pairs``: card a on ``oa[i]``, b on ``ob[j]``. The playout's
+        inner loop: in C where ``_cc_fast`` built (keeping its board for ``_sample_pair``)."""
+        if _fast is not None:
+            counts, self._fast_board = _fast.count(self.line, self.occ, self.halo, self.bbox, oa, ob, pairs)
+            return counts
+        sets = self._sets or self._board_sets()
+        away = self._away
+        near_a = [_near_set(sets, away, m) for m in oa]
+        near_b = near_a if ob is oa else [_near_set(sets, away, m) for m in ob]
+        count = self._count_near
+        return [count(near_a[i], near_b[j]) for i, j in pairs]
 
     def _count_pairs(self, ma: int, mb: int) -> int:
         """Ordered (cell for a, cell for b) pairs leaving a legal board.
@@ -1342,6 +1357,9 @@ class CommonCarrierState(State):
         are counted out (``_count_pairs`` has the same parts in the same order).
         """
         kind, a, ma, b, mb = combo
+        if self._fast_board is not None:  # counted in C: drawn there
+            x, y = _fast.draw(self._fast_board, ma, mb, pick, rng.getrandbits)
+            return _pair_placement(kind, a, ma, x, b, mb, y)
         counted = self._apart.get((ma, mb))
         if counted is not None:
             apart, near_a, near_b = counted
@@ -1493,6 +1511,11 @@ _TURNED = [turned(_m) for _m in range(16)]
 _CANONICAL = [canonical(_m) for _m in range(16)]
 #: per mask, its four sides' conflicts from a board's ``bad`` (``_fits``)
 _SIDE_PICK = [operator.itemgetter(*(2 * _i + (_m >> _i & 1) for _i in range(4))) for _m in range(16)]
+
+
+#: the (orientation of a, orientation of b) pairs ``_two_card_combos`` counts, by how many each has
+_SAME_PAIRS = {1: ((0, 0),), 2: ((0, 0), (0, 1), (1, 1))}
+_ALL_PAIRS = {i: {j: tuple((x, y) for x in range(i) for y in range(j)) for j in (1, 2)} for i in (1, 2)}
 
 
 def _popcount(x: int) -> int:
