@@ -129,3 +129,7 @@ def test_it_refuses_what_it_did_not_count():
         cc._fast.count(state.line, 0, 0, None, (), (1,), ((0, 0),))
     with pytest.raises(IndexError):
         cc._fast.count(state.line, 0, 0, None, (1,), (2,), ((0, 1),))
+    for lines, box, pairs in ((tuple(state.line), None, ((0, 0),)), (state.line[:3], None, ((0, 0),)),
+                              (state.line, (1, 2), ((0, 0),)), (state.line, None, ((0,),))):
+        with pytest.raises(TypeError):
+            cc._fast.count(lines, 0, 0, box, (1,), (2,), pairs)

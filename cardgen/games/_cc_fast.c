@@ -179,7 +179,13 @@ static int masks_of(PyObject *tuple, int *masks) {
  */
 static PyObject *count(PyObject *self, PyObject *args) {
     PyObject *lines, *occ_o, *halo_o, *box_o, *a_o, *b_o, *pairs;
-    if (!PyArg_ParseTuple(args, "OOOOOOO", &lines, &occ_o, &halo_o, &box_o, &a_o, &b_o, &pairs)) return NULL;
+    if (!PyArg_ParseTuple(args, "O!OOOO!O!O!", &PyList_Type, &lines, &occ_o, &halo_o, &box_o, &PyTuple_Type, &a_o,
+                          &PyTuple_Type, &b_o, &PyTuple_Type, &pairs))
+        return NULL;
+    if (PyList_Size(lines) != 4 || (box_o != Py_None && (!PyTuple_Check(box_o) || PyTuple_Size(box_o) != 4))) {
+        PyErr_SetString(PyExc_TypeError, "four line sets, and a box of four or None");
+        return NULL;
+    }
     PyObject *ctx = PyBytes_FromStringAndSize(NULL, sizeof(Board));
     if (ctx == NULL) return NULL;
     Board *s = (Board *)PyBytes_AsString(ctx);
@@ -205,6 +211,11 @@ static PyObject *count(PyObject *self, PyObject *args) {
     if (counts == NULL) goto fail;
     for (Py_ssize_t k = 0; k < n; k++) {
         PyObject *pair = PyTuple_GetItem(pairs, k);
+        if (!PyTuple_Check(pair) || PyTuple_Size(pair) != 2) {
+            PyErr_SetString(PyExc_TypeError, "pairs holds (index into a, index into b) pairs");
+            Py_DECREF(counts);
+            goto fail;
+        }
         int ia = (int)PyLong_AsLong(PyTuple_GetItem(pair, 0)), ib = (int)PyLong_AsLong(PyTuple_GetItem(pair, 1));
         if (PyErr_Occurred() || ia < 0 || ia >= s->n_a || ib < 0 || ib >= s->n_b) {
             if (!PyErr_Occurred()) PyErr_SetString(PyExc_IndexError, "orientation index out of range");
