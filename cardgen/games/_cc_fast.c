@@ -178,6 +178,7 @@ static int masks_of(PyObject *tuple, int *masks) {
  * (index into a, index into b) to count. board keeps what ``draw`` needs.
  */
 static PyObject *count(PyObject *self, PyObject *args) {
+    (void)self;
     PyObject *lines, *occ_o, *halo_o, *box_o, *a_o, *b_o, *pairs;
     if (!PyArg_ParseTuple(args, "O!OOOO!O!O!", &PyList_Type, &lines, &occ_o, &halo_o, &box_o, &PyTuple_Type, &a_o,
                           &PyTuple_Type, &b_o, &PyTuple_Type, &pairs))
@@ -333,6 +334,7 @@ static int index_of(const Near *near, int n, int mask) {
  * that counted them: the same draws from getrandbits (a random.Random's), the same cells.
  */
 static PyObject *draw(PyObject *self, PyObject *args) {
+    (void)self;
     PyObject *ctx, *getrandbits;
     int ma, mb;
     long long pick;
@@ -380,7 +382,7 @@ static PyMethodDef methods[] = {
     {NULL, NULL, 0, NULL},
 };
 
-static struct PyModuleDef module = {PyModuleDef_HEAD_INIT, "_cc_fast", NULL, -1, methods};
+static struct PyModuleDef module = {PyModuleDef_HEAD_INIT, "_cc_fast", NULL, -1, methods, NULL, NULL, NULL, NULL};
 
 PyMODINIT_FUNC PyInit__cc_fast(void) {
     INNER_SET = 0;
