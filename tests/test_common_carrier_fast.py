@@ -22,18 +22,19 @@ needs_c = pytest.mark.skipif(cc._fast is None, reason="CARDGEN_PURE_PYTHON is se
 
 
 def test_the_c_speed_up_is_built_in_the_development_install():
-    if os.environ.get("CARDGEN_PURE_PYTHON"):
+    if os.environ.get("CARDGEN_PURE_PYTHON", "0") not in ("", "0"):
         assert cc._fast is None
     else:
         assert cc._fast is not None, ("make test builds cardgen/games/_cc_fast.c (setup.py) with the "
                                       "machine's C compiler: is there one?")
 
 
-def test_cardgen_pure_python_turns_it_off():
-    env = {**os.environ, "CARDGEN_PURE_PYTHON": "1"}
+@pytest.mark.parametrize(("value", "pure"), [("1", True), ("yes", True), ("0", False), ("", False)])
+def test_cardgen_pure_python_turns_it_off(value, pure):
+    env = {**os.environ, "CARDGEN_PURE_PYTHON": value}
     out = subprocess.run([sys.executable, "-c", "from cardgen.games import common_carrier as cc; print(cc._fast)"],
                          env=env, capture_output=True, text=True, check=True)
-    assert out.stdout.strip() == "None"
+    assert (out.stdout.strip() == "None") == (pure or cc._fast is None)
 
 
 def _counted_in_python(state: cc.CommonCarrierState) -> cc.CommonCarrierState:

@@ -46,7 +46,7 @@ try:  # the C speed-up of the inner loop, where it built (setup.py); the same ga
     from . import _cc_fast as _fast
 except ImportError:  # pragma: no cover - depends on the install
     _fast = None
-if os.environ.get("CARDGEN_PURE_PYTHON"):
+if os.environ.get("CARDGEN_PURE_PYTHON", "0") not in ("", "0"):
     _fast = None
 
 # --- cards ---------------------------------------------------------------
