@@ -7,8 +7,9 @@
  * the same draws from the same random generator, and so the same games.
  *
  * Boards are the Python code's bit sets: bit r * W + c for the padded 11 x 11 grid, 121 cells, so
- * one unsigned __int128 holds a board. Python's unbounded shifts lose nothing here that matters:
- * every set is cut to the inner 9 x 9 board (cells 12 to 108) before it is counted.
+ * one unsigned __int128 holds a board. A left shift here drops the bits past 128 that Python's
+ * would keep; none of them matters, since every set is cut to the inner 9 x 9 board (cells 12 to
+ * 108) before it is counted. The sizes below are common_carrier.py's INNER, W and SPAN.
  *
  * Built against the stable ABI of Python 3.10, so one wheel serves every later Python.
  */
