@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 import os
 import random
+import shutil
 import subprocess
 import sys
 
@@ -24,9 +25,11 @@ needs_c = pytest.mark.skipif(cc._fast is None, reason="CARDGEN_PURE_PYTHON is se
 def test_the_c_speed_up_is_built_in_the_development_install():
     if os.environ.get("CARDGEN_PURE_PYTHON", "0") not in ("", "0"):
         assert cc._fast is None
-    else:
+    elif shutil.which("cc") or shutil.which("gcc") or shutil.which("clang"):
         assert cc._fast is not None, ("make test builds cardgen/games/_cc_fast.c (setup.py) with the "
-                                      "machine's C compiler: is there one?")
+                                      "machine's C compiler: see pip's output for why it did not")
+    else:  # nothing to build it with: the Python code runs, as for a user without a compiler
+        assert cc._fast is None
 
 
 @pytest.mark.parametrize(("value", "pure"), [("1", True), ("yes", True), ("0", False), ("", False)])
