@@ -46,7 +46,9 @@ try:  # the C speed-up of the inner loop, where it built (setup.py); the same ga
     from . import _cc_fast as _fast
 except ImportError:  # pragma: no cover - depends on the install
     _fast = None
-if os.environ.get("CARDGEN_PURE_PYTHON", "0") not in ("", "0"):
+#: CARDGEN_PURE_PYTHON set (to anything but empty or 0): the Python code runs though the C built
+_PURE_PYTHON = os.environ.get("CARDGEN_PURE_PYTHON", "0") not in ("", "0")
+if _PURE_PYTHON:
     _fast = None
 
 # --- cards ---------------------------------------------------------------
@@ -1182,11 +1184,9 @@ class CommonCarrierState(State):
         return [count(near_a[i], near_b[j]) for i, j in pairs]
 
     def _count_pairs(self, ma: int, mb: int) -> int:
-        """Ordered (cell for a, cell for b) pairs leaving a legal board.
-
-        Written out by hand (shifts for the steps -W, 1, W, -1 and the four
-        diagonals): a playout counts a play this way many times a move.
-        """
+        """Ordered (cell for a, cell for b) pairs leaving a legal board, for hands other than two
+        cards played together (``_pair_counts`` counts those): ``_count_near`` on the masks' cached
+        ``_near_set``."""
         return self._count_near(self._near_fits(ma), self._near_fits(mb))
 
     def _count_near(self, near_a: tuple, near_b: tuple) -> int:
