@@ -86,8 +86,8 @@ class Question:
 
 def engine(game: str, options: dict[str, Any] | None = None, players: int | None = None) -> Any:
     """The engine of a bundled game's deck, printed as ``cardgen build`` with these options would."""
-    from .build import BuildSettings, prepare_decks
     from .games import game_info
+    from .prepare import BuildSettings, prepare_decks
 
     chosen = dict(options or {}) | ({"players": players} if players is not None else {})
     deck = prepare_decks([game], BuildSettings(options=chosen))[0]

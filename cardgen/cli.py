@@ -14,8 +14,8 @@ from typing import Any
 import click
 
 from .errors import CardgenError
-from .export import FORMATS
-from .games import LADDER_POLICIES, POLICIES
+from .export import DEFAULT_FORMAT, FORMATS
+from .games import LADDER_POLICIES, POLICIES, BuildSetting, declared_settings
 from .sheets import BACK_FLIPS, DUPLEX_MODES, INK_MODES
 
 BAD_INPUT = 2
@@ -25,8 +25,41 @@ INTERRUPTED = 130
 TERMINATED = 143
 
 
+class CardgenCommand(click.Command):
+    """A command; one that prepares decks also takes the build settings installed plug-in games
+    declare, added when it runs or shows its help (``cardgen --help`` imports no plug-in)."""
+
+    def get_params(self, ctx: click.Context) -> list[click.Parameter]:
+        params = super().get_params(ctx)
+        if not getattr(self.callback, "prepares_decks", False):
+            return params
+        from .games import plugin_games
+
+        added = []
+        for setting in declared_settings(plugin_games()):
+            same = [p for p in params if p.name == setting.name or setting.flag in getattr(p, "opts", ())]
+            if not same:
+                added.append(GameSettingOption(setting=setting))
+            elif not (isinstance(same[0], GameSettingOption) and same[0].setting == setting):
+                raise CardgenError(f"an installed game declares the build setting '{setting.name}', which is "
+                                   f"already an option of cardgen {self.name}; the game must rename it")
+        own = len(self.params)
+        return params[:own] + added + params[own:]  # --help stays last
+
+
+class GameSettingOption(click.Option):
+    """The command-line option of a build setting a game declares (``GameInfo.build_settings``)."""
+
+    def __init__(self, param_decls: Any = None, *, setting: BuildSetting, **attrs: Any):
+        super().__init__(param_decls or [setting.flag, setting.name], default=setting.default,
+                         metavar=setting.metavar, show_default=True, help=setting.help, **attrs)
+        self.setting = setting
+
+
 class CardgenGroup(click.Group):
     """Turns a CardgenError anywhere below into ``Error: ...`` and exit 2."""
+
+    command_class = CardgenCommand
 
     def invoke(self, ctx):
         _stop_on_sigterm()
@@ -115,19 +148,21 @@ def _duplex_option(modes: tuple[str, ...]):
 
 
 def _deck_options(func):
-    """What customises a deck as printed and played: colours, gray cards, players, rule options."""
+    """What customises a deck as printed and played: colours, the games' own build settings (the
+    bundled ones' read as data, no engine imported; plug-ins' added by CardgenCommand), players,
+    rule options."""
     for option in reversed((
         click.option("--color", "colors", multiple=True, metavar="COLOR",
                      help="A player's colour, CSS name or #hex; once per player, in order."),
-        click.option("--gray", default="all", metavar="all|none|N|N,M|pbx=N,goose=M", show_default=True,
-                     help="Gray cards per player (Common Carrier): all 4 PBX and 4 goose eggs, none "
-                          "(basic game), each player's own 4 as PBX counts (3,1), or pbx=N,goose=M."),
+        *(click.option(setting.flag, setting.name, cls=GameSettingOption, setting=setting)
+          for setting in declared_settings()),
         click.option("--players", type=int, default=None,
                      help="Player count, for decks that take one (Clusterfuck: 3 to 12, default 8)."),
         click.option("--option", "options", multiple=True, metavar="KEY=VALUE",
                      help="A rule option, e.g. target=6, assets=12, standard_deck=true. Repeatable."),
     )):
         func = option(func)
+    func.prepares_decks = True
     return func
 
 
@@ -135,14 +170,18 @@ def _json_option(what: str):
     return click.option("--json", "as_json", is_flag=True, help=f"Print the {what} as JSON.")
 
 
-def _settings(colors=(), gray="all", players=None, options=(), **fields):
-    """BuildSettings from the shared options; ``--players N`` is the players option."""
-    from .build import BuildSettings, parse_option_pairs
+def _settings(colors=(), players=None, options=(), **fields):
+    """BuildSettings from the shared options; ``--players N`` is the players option, and the options
+    of the games' own build settings go to ``game_settings`` by name."""
+    from .prepare import BuildSettings, parse_option_pairs
 
     overrides = parse_option_pairs(options)
     if players is not None:
         overrides["players"] = str(players)
-    return BuildSettings(colors=tuple(colors), gray=gray, options=overrides, **fields)
+    ctx = click.get_current_context()
+    named = [p.name for p in ctx.command.get_params(ctx) if isinstance(p, GameSettingOption)]
+    game = {name: fields.pop(name) for name in named if name in fields}
+    return BuildSettings(colors=tuple(colors), game_settings=game, options=overrides, **fields)
 
 
 _OUT = click.option("--out", "out_dir", type=click.Path(file_okay=False, path_type=Path), default=Path("output"),
@@ -164,11 +203,10 @@ def _build_options(func):
         click.option("--ink", type=click.Choice(INK_MODES), default=INK_MODES[0], show_default=True,
                      help="full: backs in the deck's colours; light: outline art on white, a few per cent of "
                           "the ink (for the built-in back)."),
-        click.option("--format", "formats", multiple=True, type=click.Choice(FORMATS), default=(FORMATS[0],),
-                     show_default=True,
-                     help="What to write; repeatable. pdf: duplex sheets; png: a PNG per card and back with "
-                          "manifest.csv; pdf-cards: one card per page with bleed, for print shops; tts: "
-                          "Tabletop Simulator deck images and a saved object."),
+        click.option("--format", "formats", multiple=True, type=click.Choice(list(FORMATS)),
+                     default=(DEFAULT_FORMAT,), show_default=True,
+                     help="What to write; repeatable. " + "; ".join(f"{f.name}: {f.help}" for f in FORMATS.values())
+                          + "."),
         click.option("--dpi", type=click.FloatRange(36, 1200), default=300, show_default=True,
                      help="Resolution of PNG exports."),
         click.option("--bleed", "bleed_text", default=None, metavar="LENGTH",
@@ -191,7 +229,7 @@ def _build_options(func):
 
 def _build_settings(back_offset, front_offset, no_validate, bleed_text, corners_text, formats, **shared):
     """BuildSettings from the options `_build_options` declares."""
-    from .build import parse_offset
+    from .prepare import parse_offset
 
     return _settings(back_offset=parse_offset(back_offset, "--back-offset"),
                      front_offset=parse_offset(front_offset, "--front-offset"), validate=not no_validate,
@@ -217,11 +255,12 @@ def build(decks, out_dir, **options):
     for result in results:
         for warning in result.warnings:
             click.echo(str(warning), err=True)  # file:line:col: warning: ...
-        for output, pages in zip(result.outputs, result.pages):
-            click.echo(f"{output.path}: {_cards(output.count)}, {pages} pages")
         for export in result.exports:
-            files = f"{export.files} file{'s' if export.files != 1 else ''}"
-            click.echo(f"{export.path}: {_cards(export.cards)} as {export.format} ({files})")
+            if export.pages is not None:
+                click.echo(f"{export.path}: {_cards(export.cards)}, {export.pages} pages")
+            else:
+                files = f"{export.files} file{'s' if export.files != 1 else ''}"
+                click.echo(f"{export.path}: {_cards(export.cards)} as {export.format} ({files})")
 
 
 @main.command()
@@ -279,7 +318,7 @@ def _length(text: str, option: str) -> float:
 @main.command("list")
 def list_() -> None:
     """Show the bundled decks, sheet templates and built-in icons."""
-    from .build import BuildSettings, plan_outputs, prepare_decks
+    from .prepare import BuildSettings, plan_outputs, prepare_decks
     from .render.icons import ICONS
     from .sheets import load_template, template_names
 
@@ -431,8 +470,8 @@ def playtest(deck, games, seed, policy, vs, jobs, scheduler, as_json, report_pat
 
 def _engine(deck: str, shared: dict, what: str) -> Any:
     """The game engine for DECK as `build` with the same options prints it."""
-    from .build import prepare_decks
     from .games import game_info
+    from .prepare import prepare_decks
 
     built = prepare_decks([deck], _settings(**shared))[0]
     info = game_info(built.game)

@@ -12,9 +12,10 @@ from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 from typing import Any
 
-from .build import BuildSettings, build_decks, deck_faces, prepare_decks
+from .build import build_decks
 from .deck import slug
 from .errors import CardgenError
+from .prepare import BuildSettings, deck_faces, prepare_decks
 from .sheets import load_template
 
 PREVIEW_DPI = 150
@@ -141,7 +142,9 @@ def _rebuild(names: Sequence[str], out_dir: Path, settings: BuildSettings, say: 
     except OSError as exc:
         say(f"{stamp} error{why}: cannot write {exc.filename or ''}: {exc.strerror or exc}")
         return
-    files = sum(len(r.outputs) + len(r.exports) for r in results)
-    cards = sum(o.count for r in results for o in r.outputs) or sum(e.cards for r in results for e in r.exports)
+    files = sum(len(r.exports) for r in results)
+    # the sheets' cards when sheets were written, else every card-by-card file's
+    cards = sum(e.cards for r in results for e in r.exports if e.pages is not None) or \
+        sum(e.cards for r in results for e in r.exports)
     say(f"{stamp} built {cards} cards into {files} file{'s' if files != 1 else ''} in "
         f"{time.perf_counter() - started:.2f} s{why}")

@@ -14,10 +14,10 @@ from typing import TYPE_CHECKING, Any
 from .findings import Finding
 from .games import game_info
 from .model import Deck
+from .prepare import BuildSettings, deck_faces, plan_outputs, prepare_decks
 from .sheets import SheetTemplate, load_template
 
 if TYPE_CHECKING:
-    from .build import BuildSettings
     from .render.faces import Faces
 
 PLAYTEST_GAMES = 20
@@ -57,16 +57,12 @@ class DeckReport:
 def validate_decks(names: Sequence[str], settings: BuildSettings,
                    playtest_games: int = PLAYTEST_GAMES) -> list[DeckReport]:
     """Validate the named decks (none: every bundled deck) exactly as ``build`` would print them."""
-    from .build import prepare_decks
-
     template = load_template(settings.sheet)
     return [validate_deck(deck, template, playtest_games) for deck in prepare_decks(names, settings)]
 
 
 def validate_deck(deck: Deck, template: SheetTemplate, playtest_games: int = PLAYTEST_GAMES) -> DeckReport:
     """Structural checks, then (when those pass) a short seeded playtest."""
-    from .build import plan_outputs
-
     printed = sum(output.count for output in plan_outputs(deck, Path()))
     report = DeckReport(deck.id, str(deck.path), printed, structural_findings(deck, template))
     info = game_info(deck.game)
@@ -169,8 +165,6 @@ def label_findings(deck: Deck) -> list[Finding]:
 def face_findings(deck: Deck, template: SheetTemplate, faces: Faces | None = None) -> list[Finding]:
     """What drawing every distinct face and back found: text that does not fit, characters no
     font has, art printed at too low a resolution."""
-    from .build import deck_faces
-
     return (faces or deck_faces(deck, template)).findings(deck.cards)
 
 

@@ -2,13 +2,17 @@
 from __future__ import annotations
 
 import re
+from pathlib import Path
 
 import pypdfium2 as pdfium
 import pytest
 
-from cardgen.build import BuildSettings, build_decks
+from cardgen.build import build_decks
 from cardgen.export import write_pdf
+from cardgen.prepare import BuildSettings
 from cardgen.sheets import PlacedCard, Printing, load_template
+
+ROOT = Path(__file__).resolve().parent.parent
 
 
 def pdf_pages(path) -> int:
@@ -51,6 +55,117 @@ def test_gray_counts_are_per_player(cli, tmp_path):
     result = cli("build", "common-carrier", "--out", tmp_path, "--gray", "pbx=3,goose=1")
     assert result.exit_code == 0, result.output
     assert "36 cards" in result.output  # 32 + 3 PBX + 1 goose egg
+
+
+# ---------------------------------------------------------------- the games' own build settings
+
+PREPARING = ("build", "watch", "preview", "validate", "playtest", "ladder")
+
+
+def test_gray_is_common_carriers_own_setting_and_the_build_carries_it_by_name(tmp_path):
+    from cardgen.games import BUNDLED, BUNDLED_SETTINGS, declared_settings, game_info
+
+    for game in BUNDLED:  # each bundled game declares the settings the command line reads as data
+        assert game_info(game).build_settings == BUNDLED_SETTINGS.get(game, ())
+    (gray,) = game_info("common-carrier").build_settings
+    assert (gray.name, gray.flag, gray.default) == ("gray", "--gray", "all")
+    assert declared_settings() == [gray]
+    assert gray.parse("3,1") == [(3, 1), (1, 3)]  # PBX and goose eggs of each player
+    results = build_decks(["common-carrier"], tmp_path, BuildSettings(game_settings={"gray": "none"}))
+    assert [e.cards for e in results[0].exports] == [32, 32, 2]  # the basic game and its shared cards
+
+
+@pytest.mark.parametrize("command", PREPARING)
+def test_every_command_that_prepares_decks_takes_gray_as_before(command):
+    from cardgen.cli import main
+
+    (option,) = [p for p in main.commands[command].params if p.name == "gray"]
+    assert option.opts == ["--gray"] and option.default == "all" and option.show_default
+    assert option.metavar == "all|none|N|N,M|pbx=N,goose=M"
+    assert option.help == ("Gray cards per player (Common Carrier): all 4 PBX and 4 goose eggs, none (basic "
+                           "game), each player's own 4 as PBX counts (3,1), or pbx=N,goose=M.")
+
+
+def test_the_command_line_imports_no_engine_to_offer_the_games_settings():
+    import subprocess
+    import sys
+
+    code = ("import sys\nfrom click.testing import CliRunner\nfrom cardgen.cli import main\n"
+            "for args in (['--help'], ['build', '--help'], ['validate', '--help']):\n"
+            "    assert CliRunner().invoke(main, args).exit_code == 0\n"
+            "print(sorted(m for m in sys.modules if m.startswith('cardgen.games.') or m in ('reportlab', 'PIL')))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert out.strip() in ("[]", "['cardgen.games.base']")  # the example plug-in's engine imports the base
+
+
+PLUGIN = """
+from dataclasses import replace
+
+from cardgen.errors import CardgenError
+from cardgen.games import BuildSetting
+from cardgen_gops import GAME as GOPS
+
+SEEN = []
+
+
+def parse_deal(text):
+    if not text.isdigit():
+        raise CardgenError(f"--deal must be a number, got '{text}'")
+    return int(text)
+
+
+def customise(deck, cards, options, settings):
+    SEEN.append(settings.deal)
+    return list(cards)
+
+
+SETTING = BuildSetting("{name}", "{flag}", metavar="N", help="Cards dealt (a test plug-in).", default="3",
+                       parser=parse_deal)
+GAME = replace(GOPS, id="gops-dealt", customise=customise, build_settings=(SETTING,))
+"""
+
+
+@pytest.fixture
+def plugin(tmp_path, monkeypatch):
+    """An installed plug-in game, ``gops-dealt``, declaring the build setting ``--deal``; returns its deck."""
+    import sys
+
+    from cardgen import games
+
+    def install(name="deal", flag="--deal"):
+        (tmp_path / "dealt_plugin.py").write_text(PLUGIN.replace("{name}", name).replace("{flag}", flag))
+        monkeypatch.syspath_prepend(str(tmp_path))
+        monkeypatch.delitem(sys.modules, "dealt_plugin", raising=False)
+        registered = {**games.registry(), "gops-dealt": "dealt_plugin:GAME"}
+        monkeypatch.setattr(games, "registry", lambda: registered)
+        games.game_info.cache_clear()
+        deck = tmp_path / "dealt.yaml"
+        source = ROOT / "examples" / "gops" / "gops.yaml"
+        deck.write_text(source.read_text(encoding="utf-8").replace("game: gops", "game: gops-dealt"))
+        (tmp_path / "cards.csv").write_text((source.parent / "cards.csv").read_text(encoding="utf-8"))
+        return deck
+
+    yield install
+    games.game_info.cache_clear()
+
+
+def test_a_plugin_games_setting_is_an_option_of_every_command_that_prepares_decks(cli, tmp_path, plugin):
+    deck = plugin()
+    for command in PREPARING:
+        assert "--deal N" in cli(command, "--help").output, command
+    result = cli("build", deck, "--deal", "5", "--out", tmp_path / "out")
+    assert result.exit_code == 0, result.output
+    from dealt_plugin import SEEN
+
+    assert SEEN == ["5"]
+    bad = cli("validate", deck, "--deal", "many", "--games", "0")
+    assert bad.exit_code == 2 and bad.output.strip() == "Error: --deal must be a number, got 'many'"
+
+
+def test_a_plugin_setting_may_not_take_an_option_of_cardgen(cli, plugin):
+    plugin(name="paper", flag="--sheet")
+    result = cli("build", "--help")
+    assert result.exit_code == 2 and "already an option of cardgen build" in result.output
 
 
 def test_pdf_asks_viewers_for_duplex_and_no_scaling(cli, tmp_path):
@@ -162,8 +277,9 @@ def test_calibration_sheet_has_a_front_and_a_back(cli, tmp_path, duplex):
 
 
 def test_each_common_carrier_sheet_holds_the_ten_distinct_cards(tmp_path):
-    from cardgen.build import deck_faces, face_drawings, plan_outputs, prepare
     from cardgen.deck import load_deck
+    from cardgen.export.pdf import face_drawings
+    from cardgen.prepare import deck_faces, plan_outputs, prepare
 
     deck = prepare(load_deck("common-carrier"), BuildSettings())
     output = plan_outputs(deck, tmp_path)[0]
@@ -269,3 +385,19 @@ def test_a_setting_no_deck_knows_is_still_an_error(cli, tmp_path):
     result = cli("build", "--out", tmp_path, "--option", "targte=6")
     assert result.exit_code == 2 and "did you mean 'target'" in result.output
     assert not list(tmp_path.glob("*.pdf"))
+
+
+def test_build_and_validate_share_the_prepare_module_and_never_import_each_other():
+    import ast
+
+    import cardgen
+
+    def imported(module: str) -> set[str]:
+        tree = ast.parse((Path(cardgen.__file__).parent / f"{module}.py").read_text(encoding="utf-8"))
+        return {node.module or "" for node in ast.walk(tree) if isinstance(node, ast.ImportFrom)} | \
+            {alias.name for node in ast.walk(tree) if isinstance(node, ast.Import) for alias in node.names}
+
+    build, validate = imported("build"), imported("validate")
+    assert "validate" in build and "prepare" in validate and "prepare" in build
+    assert "build" not in validate and "cardgen.build" not in validate
+    assert "build" not in imported("prepare") and "validate" not in imported("prepare")

@@ -879,8 +879,8 @@ def test_each_round_draws_its_statuses_and_its_deal_from_one_generator(monkeypat
 @pytest.mark.parametrize("exchange, line", [
     ("3", "gives the Magnate his 3 best cards and gets back any 3 the Magnate chooses"), ("0", None)])
 def test_the_reference_card_states_the_exchange_only_when_it_is_on(exchange, line):
-    from cardgen.build import BuildSettings, prepare
     from cardgen.deck import load_deck
+    from cardgen.prepare import BuildSettings, prepare
     from cardgen.render.reference import reference_lines
 
     deck = prepare(load_deck("clusterfuck"), BuildSettings(options={"standard_deck": "true", "exchange": exchange}))

@@ -744,8 +744,8 @@ def test_with_the_gray_card_rule_each_player_chooses_their_own_four():
 
 
 def test_the_engine_without_a_deck_plays_the_bundled_deck():
-    from cardgen.build import BuildSettings, prepare
     from cardgen.deck import bundled_decks, load_deck
+    from cardgen.prepare import BuildSettings, prepare
 
     built = prepare(load_deck(bundled_decks()["common-carrier"]), BuildSettings())
     from_deck = game_from_deck(built, {"gray_rule": True})

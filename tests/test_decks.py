@@ -16,10 +16,10 @@ import pytest
 import yaml
 from click.testing import CliRunner
 
-from cardgen.build import RANKS, SUITS, BuildSettings, prepare
 from cardgen.cli import main
 from cardgen.deck import DECKS_DIR, load_deck
 from cardgen.errors import CardgenError
+from cardgen.prepare import RANKS, SUITS, BuildSettings, prepare
 
 BAD_INPUT = 2
 BUNDLED = sorted(DECKS_DIR.glob("*.yaml"))

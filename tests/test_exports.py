@@ -6,13 +6,16 @@ import io
 import json
 import threading
 import time
+from fnmatch import fnmatch
 from pathlib import Path
 
 import pypdfium2 as pdfium
 import pytest
 from PIL import Image, ImageChops, ImageStat
 
-from cardgen.build import BuildSettings, build_decks
+from cardgen.build import build_decks
+from cardgen.export import DEFAULT_FORMAT, FORMATS, Export, Format
+from cardgen.prepare import BuildSettings
 from cardgen.sheets import load_template
 from cardgen.units import mm
 
@@ -215,3 +218,50 @@ def test_progress_shows_on_a_terminal_after_the_delay_and_never_when_piped():
 def test_build_output_piped_has_no_progress_bar(cli, tmp_path):
     result = cli("build", "dotcombust", "--out", tmp_path)
     assert result.output.splitlines() == [f"{tmp_path / 'dotcombust.pdf'}: 82 cards, 18 pages"]
+
+
+# ---------------------------------------------------------------- the format registry
+
+GOPS = Path(__file__).resolve().parent.parent / "examples" / "gops" / "gops.yaml"
+
+
+@pytest.mark.parametrize("name", list(FORMATS))
+def test_each_format_writes_exactly_the_files_it_declares(tmp_path, name):
+    fmt = FORMATS[name]
+    export(tmp_path, str(GOPS), (name,), dpi=72)
+    written = [p.relative_to(tmp_path).as_posix() for p in tmp_path.rglob("*") if p.is_file()]
+    assert written
+    assert all(any(fnmatch(path, pattern) for pattern in fmt.files) for path in written), (fmt.files, written)
+    assert all(any(fnmatch(path, pattern) for path in written) for pattern in fmt.files), (fmt.files, written)
+
+
+def test_a_writer_gets_every_deck_and_only_the_settings_its_format_declares(tmp_path, monkeypatch):
+    seen = []
+
+    def write(jobs, out_dir, options):
+        seen.append(([job.deck.id for job in jobs], out_dir, dict(options)))
+        jobs[0].exports.append(Export("probe", out_dir / "probe.txt", 1))
+
+    monkeypatch.setitem(FORMATS, "probe", Format("probe", "a test format", ("dpi", "duplex"), ("probe.txt",), write))
+    results = build_decks(["dotcombust", "clusterfuck"], tmp_path, BuildSettings(formats=("probe",), dpi=150))
+    assert seen == [(["dotcombust", "clusterfuck"], tmp_path, {"dpi": 150, "duplex": "long"})]
+    assert [e.format for e in results[0].exports] == ["probe"] and results[1].exports == []
+    assert not list(tmp_path.iterdir())  # no other format wrote anything
+
+
+def test_format_choices_and_help_come_from_the_registry():
+    from cardgen.cli import main
+
+    (option,) = [p for p in main.commands["build"].params if p.name == "formats"]
+    assert list(option.type.choices) == list(FORMATS) and option.default == (DEFAULT_FORMAT,)
+    assert all(f"{f.name}: {f.help}" in option.help for f in FORMATS.values())
+
+
+def test_the_build_names_no_format():
+    import ast
+
+    import cardgen.build
+
+    tree = ast.parse(Path(cardgen.build.__file__).read_text(encoding="utf-8"))
+    strings = {node.value for node in ast.walk(tree) if isinstance(node, ast.Constant) and isinstance(node.value, str)}
+    assert not strings & set(FORMATS)

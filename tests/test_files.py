@@ -6,8 +6,9 @@ import stat
 
 import pytest
 
-from cardgen.build import BuildSettings, build_decks
+from cardgen.build import build_decks
 from cardgen.files import atomic_path, new_temp
+from cardgen.prepare import BuildSettings
 from cardgen.starter import write_starter
 
 

@@ -5,7 +5,8 @@ import pypdfium2 as pdfium
 import pytest
 from PIL import ImageChops, ImageStat
 
-from cardgen.build import BuildSettings, build_decks
+from cardgen.build import build_decks
+from cardgen.prepare import BuildSettings
 from cardgen.sheets import load_template
 
 SCALE = 1.0
@@ -53,8 +54,8 @@ def test_colours_that_print_as_one_grey_are_a_warning_naming_the_pair(cli, tmp_p
 
 
 def test_each_player_has_a_shape_on_the_nodes_and_the_backs(tmp_path):
-    from cardgen.build import deck_faces, prepare
     from cardgen.deck import load_deck
+    from cardgen.prepare import deck_faces, prepare
 
     deck = prepare(load_deck("common-carrier"), BuildSettings())
     faces = deck_faces(deck, load_template("letter-10up"))

@@ -9,10 +9,11 @@ from fontTools.fontBuilder import FontBuilder
 from fontTools.pens.ttGlyphPen import TTGlyphPen
 from PIL import Image
 
-from cardgen.build import BuildSettings, build_decks, deck_faces, prepare
+from cardgen.build import build_decks
 from cardgen.deck import load_deck
 from cardgen.errors import CardgenError
 from cardgen.layouts import Span, parse_span
+from cardgen.prepare import BuildSettings, deck_faces, prepare
 from cardgen.render import rich
 from cardgen.render.fonts import FontChain
 from cardgen.sheets import load_template

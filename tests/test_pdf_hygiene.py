@@ -6,7 +6,8 @@ import re
 import pypdfium2 as pdfium
 import pytest
 
-from cardgen.build import BuildSettings, build_decks
+from cardgen.build import build_decks
+from cardgen.prepare import BuildSettings
 from cardgen.units import mm
 
 BUNDLED = ["common-carrier", "dotcombust", "clusterfuck"]

@@ -16,8 +16,8 @@ from pathlib import Path
 import pytest
 from conftest import ROOT
 
-from cardgen.build import BuildSettings, deck_faces, prepare
 from cardgen.deck import load_deck
+from cardgen.prepare import BuildSettings, deck_faces, prepare
 from cardgen.sheets import load_template
 
 RECORDED = Path(__file__).resolve().parent / "recorded"

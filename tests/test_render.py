@@ -4,7 +4,8 @@ from __future__ import annotations
 import pypdfium2 as pdfium
 import pytest
 
-from cardgen.build import BuildSettings, build_decks
+from cardgen.build import build_decks
+from cardgen.prepare import BuildSettings
 from cardgen.sheets import load_template
 from cardgen.units import mm
 

@@ -8,9 +8,10 @@ import pypdfium2.raw as pdfium_c
 import pytest
 import yaml
 
-from cardgen.build import BuildSettings, build_decks, deck_faces, prepare
+from cardgen.build import build_decks
 from cardgen.colors import contrast
 from cardgen.deck import DECKS_DIR, load_deck
+from cardgen.prepare import BuildSettings, deck_faces, prepare
 from cardgen.render import rich
 from cardgen.render.fonts import FontChain
 from cardgen.sheets import load_template

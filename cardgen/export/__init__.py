@@ -1,19 +1,34 @@
-"""Writers: one per output format, each consuming the same imposed pages or distinct drawings.
+"""Writers: one per output format, each declared once as a ``Format`` in ``FORMATS``.
 
-- ``sheets``: the duplex sheet PDF (``--format pdf``, the default);
-- ``cards``: one card per page for print shops (``pdf-cards``), PNG per card
-  (``png``), Tabletop Simulator deck sheets and saved object (``tts``), and
-  the PNGs ``cardgen preview`` shows.
+A format says its name (what ``cardgen build --format`` takes), its help, the
+build settings it reads, the files it writes and its writer. The build asks
+this registry for the writers of the formats wanted and names none itself:
 
-The writers import reportlab; this package's own import stays light, so the
-command line can list the formats without loading them.
+- ``pdf`` (``export.pdf``): the duplex sheet PDF, the default;
+- ``png`` (``export.png``): a PNG per card and back, with ``manifest.csv``;
+- ``pdf-cards`` (``export.pdf_cards``): one card per page for print shops;
+- ``tts`` (``export.tts``): Tabletop Simulator deck sheets and saved object.
+
+The drawing code lives in ``sheets`` (the sheet PDF) and ``cards`` (card by
+card, also the PNGs ``cardgen preview`` shows); they import reportlab and
+pillow, which the format modules import only when they write, so the command
+line lists the formats without loading them. A new format is a module here
+declaring its ``FORMAT`` (an ``export.formats.Format``), added to ``FORMATS``
+below.
 """
 from __future__ import annotations
 
 from typing import Any
 
-#: what ``cardgen build --format`` can write
-FORMATS = ("pdf", "png", "pdf-cards", "tts")
+from . import pdf, pdf_cards, png, tts
+from .formats import DeckJob, Export, Format, Output
+
+__all__ = ["DEFAULT_FORMAT", "FORMATS", "DeckJob", "Export", "Format", "Output"]
+
+#: every format ``cardgen build --format`` can write, by name, in the order a build writes them
+FORMATS: dict[str, Format] = {f.name: f for f in (pdf.FORMAT, png.FORMAT, pdf_cards.FORMAT, tts.FORMAT)}
+#: what a build writes when no format is named
+DEFAULT_FORMAT = "pdf"
 
 
 def __getattr__(name: str) -> Any:

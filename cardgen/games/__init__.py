@@ -2,7 +2,8 @@
 
 A game is one declared thing: its id (what ``game:`` in a deck names), name,
 engine (a ``Game`` subclass with its option specs), how it customises the
-printed deck, its structural checks and its engine built from a deck. The
+printed deck, the build settings it adds to the command line, its structural
+checks and its engine built from a deck. The
 bundled games are named here; third-party games register through the Python
 entry point group ``cardgen.games`` (``my_game = "my_package:GAME"``), so
 ``pip install my-game`` makes ``cardgen validate`` and ``cardgen playtest``
@@ -10,12 +11,16 @@ work for decks that name it. The build, validator, schema and command line
 ask the registry and name no game.
 
 Modules are imported on first use, so ``cardgen build`` does not pay for
-engines it does not run.
+engines it does not run. The build settings of the bundled games are
+declared here as data (``BUNDLED_SETTINGS``), so the command line offers
+``--gray`` without importing an engine; a plug-in declares its settings in
+its ``GameInfo.build_settings``, and the command line adds their flags when a
+command that prepares decks runs or shows its help.
 """
 from __future__ import annotations
 
 import importlib
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from functools import cache, lru_cache
 from importlib.metadata import entry_points
@@ -46,6 +51,47 @@ BUNDLED = {
 
 
 @dataclass(frozen=True)
+class BuildSetting:
+    """A setting a game adds to every command that prepares decks (build, validate, playtest...).
+
+    The build carries it by ``name`` (``BuildSettings.game_settings``) and the
+    game's ``customise`` reads it as ``settings.NAME``; cardgen names no game's
+    setting itself.
+    """
+
+    #: what the build calls it: a Python name, unique among cardgen's options
+    name: str
+    #: its spelling on the command line, e.g. ``--gray``
+    flag: str
+    metavar: str
+    help: str
+    #: the text a build takes when the setting is not given
+    default: str
+    #: checks the text before anything is built, ``parse(text) -> value``, raising CardgenError for a
+    #: bad one: a function, or ``"module:function"`` imported on first use (so declaring it is cheap)
+    parser: Callable[[str], Any] | str
+
+    def parse(self, text: str) -> Any:
+        parser = self.parser
+        if isinstance(parser, str):
+            module, _, attribute = parser.partition(":")
+            parser = getattr(importlib.import_module(module), attribute)
+        return parser(text)
+
+
+#: the build settings of the bundled games, as data the command line reads without importing an
+#: engine; each game's GameInfo declares the same tuple as its ``build_settings``
+BUNDLED_SETTINGS: dict[str, tuple[BuildSetting, ...]] = {
+    "common-carrier": (
+        BuildSetting("gray", "--gray", metavar="all|none|N|N,M|pbx=N,goose=M", default="all",
+                     help="Gray cards per player (Common Carrier): all 4 PBX and 4 goose eggs, none "
+                          "(basic game), each player's own 4 as PBX counts (3,1), or pbx=N,goose=M.",
+                     parser="cardgen.games.common_carrier:parse_gray"),
+    ),
+}
+
+
+@dataclass(frozen=True)
 class GameInfo:
     """Everything cardgen needs to know about a game, declared once by its module."""
 
@@ -58,10 +104,12 @@ class GameInfo:
     from_deck: Callable[[Any, Mapping[str, Any] | None], Game]
     #: structural checks of a built deck: ``check_deck(deck) -> list[Finding]``
     check_deck: Callable[[Any], list[Finding]]
-    #: the printed deck: ``customise(deck, cards, options, settings) -> cards`` (gray cards, status cards...)
+    #: the printed deck: ``customise(deck, cards, options, settings) -> cards`` (gray cards, status
+    #: cards...); ``settings.NAME`` is the text of each of the game's ``build_settings``
     customise: Callable[..., list] | None = None
-    #: checks the build settings the game reads (Common Carrier: ``--gray``) before anything is built
-    check_settings: Callable[[Any], None] | None = None
+    #: the settings the game adds to the commands that prepare decks (Common Carrier: ``--gray``);
+    #: a bundled game declares them in ``BUNDLED_SETTINGS``
+    build_settings: tuple[BuildSetting, ...] = ()
     #: card kinds the game makes itself (deck files may not write them)
     card_kinds: tuple[str, ...] = ()
     #: how many players, in words, for `cardgen list`
@@ -97,6 +145,28 @@ def game_info(name: str) -> GameInfo | None:
     if not isinstance(info, GameInfo) or info.id != name:
         raise CardgenError(f"game '{name}' is registered as {target}, which is not a GameInfo with id '{name}'")
     return info
+
+
+def declared_settings(games: Iterable[str] | None = None) -> list[BuildSetting]:
+    """The build settings of ``games`` (ids; None: the bundled games, read without importing them),
+    one per name; two games may share a setting only by declaring it alike."""
+    if games is None:
+        declared = [(game, BUNDLED_SETTINGS.get(game, ())) for game in BUNDLED]
+    else:
+        declared = [(game, info.build_settings) for game in games if (info := game_info(game)) is not None]
+    found: dict[str, tuple[str, BuildSetting]] = {}
+    for game, settings in declared:
+        for setting in settings:
+            first, seen = found.setdefault(setting.name, (game, setting))
+            if seen != setting:
+                raise CardgenError(f"games '{first}' and '{game}' both declare the build setting "
+                                   f"'{setting.name}', differently")
+    return [setting for _, setting in found.values()]
+
+
+def plugin_games() -> list[str]:
+    """The ids of the games installed plug-ins declare (not bundled)."""
+    return [name for name in registry() if name not in BUNDLED]
 
 
 def game_class(name: str) -> type[Game] | None:

@@ -38,7 +38,7 @@ from typing import Any
 from .. import numbers
 from ..errors import CardgenError
 from ..findings import Finding
-from . import GameInfo, base
+from . import BUNDLED_SETTINGS, GameInfo, base
 from .base import TERMINAL, Game, IllegalAction, OptionSpec, State
 
 _fast: Any
@@ -2172,4 +2172,5 @@ def customise(deck: Any, cards: list, options: Mapping[str, Any], settings: Any)
 
 
 GAME = GameInfo(id="common-carrier", name="Common Carrier", engine=CommonCarrierGame, from_deck=game_from_deck,
-                check_deck=check_deck, customise=customise, check_settings=check_settings, players="2")
+                check_deck=check_deck, customise=customise, build_settings=BUNDLED_SETTINGS["common-carrier"],
+                players="2")
