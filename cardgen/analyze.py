@@ -15,7 +15,8 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from .errors import CardgenError
-from .playtest import DEFAULT_MAX_MOVES, rate_difference, run_playtest, wilson_interval
+from .playtest import DEFAULT_MAX_MOVES, run_playtest
+from .stats import rate_difference, wilson_interval
 
 #: per game, the policy every seat plays in a full run and the games of each experiment: the
 #: fewest simulations that beat greedy in `cardgen ladder` (Clusterfuck's mcts:100 is level with

@@ -34,9 +34,8 @@ from .files import atomic_path
 from .games import POLICIES
 from .games.base import SIMULTANEOUS, Game, GameRecord, State
 from .progress import expect, tick
+from .stats import rate_difference, wilson_interval
 
-#: z for a two-sided 95% interval
-Z95 = 1.959963984540054
 DEFAULT_MAX_MOVES = 10_000
 #: the figures that depend on the machine, not on the seed
 TIMING_KEYS = ("games_per_second", "moves_per_second", "seconds")
@@ -118,17 +117,6 @@ def _play_out(game: Game, state: State, seats: Sequence[str], rng: random.Random
         state.apply_action(action)
         length += 1
     return length
-
-
-def wilson_interval(successes: int, trials: int, z: float = Z95) -> tuple[float, float]:
-    """Wilson score interval of a rate: honest near 0 and 1, unlike rate +- z*sd."""
-    if trials == 0:
-        return 0.0, 1.0
-    p = successes / trials
-    denominator = 1 + z * z / trials
-    centre = (p + z * z / (2 * trials)) / denominator
-    half = z / denominator * math.sqrt(p * (1 - p) / trials + z * z / (4 * trials * trials))
-    return max(0.0, centre - half), min(1.0, centre + half)
 
 
 def format_report(report: dict[str, Any]) -> str:
@@ -426,36 +414,6 @@ def _card_figures(records: list[GameRecord]) -> dict[str, dict[str, Any]] | None
                          "win_rate_when_played": wins[name] / players[name] if players[name] else None,
                          "wilson_low": low, "wilson_high": high}
     return figures
-
-
-def rate_difference(a: int, b: int, n: int, z: float = Z95) -> tuple[float, float, float]:
-    """How many more of ``n`` games seat A won than seat B (a share), with a 95% interval.
-
-    Both counts come from the same games, so the interval is taken on the games one of the two
-    won: A's share of them gets a continuity-corrected Wilson interval (Newcombe 1998, method 4;
-    at 4 wins to 0 it still spans an even split, as an exact sign test would), scaled back to all
-    ``n`` games.
-    """
-    decided = a + b
-    if decided == 0:
-        # nobody won: the difference is 0 here, and could be as large as the share of games
-        # that might have been won
-        most = wilson_cc_interval(0, n, z)[1]
-        return 0.0, -most, most
-    q_low, q_high = wilson_cc_interval(a, decided, z)
-    scale = decided / n
-    return (a - b) / n, scale * (2 * q_low - 1), scale * (2 * q_high - 1)
-
-
-def wilson_cc_interval(successes: int, trials: int, z: float = Z95) -> tuple[float, float]:
-    """Wilson score interval with continuity correction: conservative for small counts."""
-    n, p = trials, successes / trials
-    denominator = 2 * (n + z * z)
-    low = 0.0 if successes == 0 else \
-        (2 * n * p + z * z - 1 - z * math.sqrt(z * z - 2 - 1 / n + 4 * p * (n * (1 - p) + 1))) / denominator
-    high = 1.0 if successes == n else \
-        (2 * n * p + z * z + 1 + z * math.sqrt(z * z + 2 - 1 / n + 4 * p * (n * (1 - p) - 1))) / denominator
-    return max(0.0, low), min(1.0, high)
 
 
 def verdict(report: dict[str, Any]) -> str:

@@ -456,7 +456,7 @@ class ClusterfuckGame(Game["ClusterfuckState"]):
         keep = {str(k + 1): (hits[k] / rounds if rounds else None) for k in range(places)}
         from statistics import stdev
 
-        from ..playtest import Z95, wilson_interval
+        from ..stats import Z95, wilson_interval
 
         spread = stdev(won) if len(won) > 1 else 0.0
         half = Z95 * spread / math.sqrt(len(won)) if won else 0.0
