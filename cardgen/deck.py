@@ -485,8 +485,7 @@ def _check_image(path: Path, name: str, where: Location | None) -> None:
 
 def check_svg(path: Path, name: str, where: Location | None) -> None:
     read_input(path, f"image '{name}'", MAX_IMAGE_BYTES, where)
-    from .render.layout import svg_drawing
-    from .render.svg import SvgError
+    from .render.svg import SvgError, svg_drawing
 
     try:
         svg_drawing(path)

@@ -6,13 +6,9 @@ report depends on the seed and the settings only, never on how many
 processes played it; the speed figures (games_per_second, moves_per_second,
 seconds) are the only ones that vary from run to run.
 
-A game may offer faster or smarter policies than the generic ones:
-``random_action(state, player, rng)`` (uniform among legal actions),
-``greedy_action(state, player, rng)``, and on the state
-``num_legal_actions(player)`` to count without listing. A game whose seats all play random may be
-played out whole by the engine: ``random_playout(state, rng, max_moves, branching)`` makes
-uniformly random legal moves until the game ends or ``max_moves`` moves are made, notes each
-decision's number of legal plays in ``branching`` as the runner would, and returns the moves made.
+A game may offer faster or smarter policies than the generic ones, declared on ``Game``
+(``games/base.py``): its own ``random_action``, ``greedy_action`` and ``random_playout`` (a whole
+random game played by the engine), and on the state ``num_legal_actions`` to count without listing.
 """
 from __future__ import annotations
 
@@ -92,7 +88,7 @@ def play_game(game: Game, index: int, seed: int, seats: Sequence[str],
     rng = random.Random(f"cardgen-playtest:{seed}:{index}")
     state = game.new_initial_state(rng)
     branching: list[int] = []
-    playout = getattr(game, "random_playout", None)
+    playout = game.random_playout
     if playout is not None and all(policy == "random" for policy in seats):
         length = playout(state, rng, max_moves, branching)
     else:
@@ -272,24 +268,19 @@ Chooser = Callable[[State, int, random.Random, list[int]], Any]
 def _chooser(game: Game, state: State, policy: str) -> Chooser:
     """How a seat playing ``policy`` moves in this game, worked out once a game, not once a move:
     the game's own fast policy and legal-play count where it has them."""
-    count = getattr(type(state), "num_legal_actions", None)
-
-    def open_plays(state: State, player: int) -> int:
-        return count(state, player) if count else len(state.legal_actions(player))
-
     if policy.startswith("mcts"):
         from .search import mcts_action, parse_budget
 
         budget = parse_budget(policy.partition(":")[2])
 
         def search(state: State, player: int, rng: random.Random, branching: list[int]) -> Any:
-            branching.append(open_plays(state, player))
+            branching.append(state.num_legal_actions(player))
             return mcts_action(game, state, player, rng, budget)
         return search
-    fast = getattr(game, f"{policy}_action", None)
+    fast = game.random_action if policy == "random" else game.greedy_action
     if fast is not None:
         def own(state: State, player: int, rng: random.Random, branching: list[int]) -> Any:
-            branching.append(open_plays(state, player))
+            branching.append(state.num_legal_actions(player))
             return fast(state, player, rng)
         return own
 
@@ -307,7 +298,7 @@ def _joint_action(game: Game, state: State, seats: Sequence[str], choosers: Sequ
     """Everyone's action at once; a generic greedy player assumes random opponents."""
     joint: list[Any] = []
     for player in range(game.num_players):
-        if seats[player] == "greedy" and getattr(game, "greedy_action", None) is None:
+        if seats[player] == "greedy" and game.greedy_action is None:
             actions = state.legal_actions(player)
             branching.append(len(actions))
             others = [rng.choice(state.legal_actions(p)) if p != player else None

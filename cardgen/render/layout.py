@@ -48,6 +48,7 @@ from .common import INK
 from .fonts import FontChain, default_family, describe
 from .icons import ICONS
 from .images import draw_glyph
+from .svg import svg_size
 
 WHITE: RGB = (1.0, 1.0, 1.0)
 #: printed resolution of raster art: below WARN_PPI a warning, below MIN_PPI an error
@@ -310,18 +311,6 @@ def raster_size(path: Path) -> tuple[int, int]:
     with Image.open(path) as img:
         width, height = img.size
         return (height, width) if exif_orientation(img) in QUARTER_TURNS else (width, height)
-
-
-@lru_cache(maxsize=256)
-def svg_drawing(path: Path) -> Any:
-    from .svg import load_svg
-
-    return load_svg(path)
-
-
-def svg_size(path: Path) -> tuple[float, float]:
-    drawing = svg_drawing(path)
-    return float(drawing.width), float(drawing.height)
 
 
 # --- text ------------------------------------------------------------------------

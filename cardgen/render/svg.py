@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import logging
+from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -27,3 +28,14 @@ def load_svg(path: Path) -> Any:
     if not drawing.width or not drawing.height or drawing.width <= 0 or drawing.height <= 0:
         raise SvgError("the SVG has no size: give its svg element width and height, or a viewBox")
     return drawing
+
+
+@lru_cache(maxsize=256)
+def svg_drawing(path: Path) -> Any:
+    """``load_svg``, once per file and process: a face drawn many times parses its art once."""
+    return load_svg(path)
+
+
+def svg_size(path: Path) -> tuple[float, float]:
+    drawing = svg_drawing(path)
+    return float(drawing.width), float(drawing.height)
