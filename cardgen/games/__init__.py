@@ -26,6 +26,7 @@ from ..errors import CardgenError
 if TYPE_CHECKING:
     from ..findings import Finding
     from .base import Game
+    from .questions import Questions
 
 #: the policies every game can be played with (``--policy``, ``--vs``); ``mcts`` takes a budget,
 #: ``mcts:2000`` simulations or ``mcts:0.5s`` per move, and needs ``State.determinize``
@@ -66,6 +67,8 @@ class GameInfo:
     card_kinds: tuple[str, ...] = ()
     #: how many players, in words, for `cardgen list`
     players: str = ""
+    #: the designers' questions `cardgen analyze` answers for this game, and how a full run is sized
+    questions: Questions | None = None
 
 
 @lru_cache(maxsize=1)

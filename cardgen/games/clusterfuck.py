@@ -1690,5 +1690,8 @@ def customise(deck: Any, cards: list, options: Mapping[str, Any], settings: Any)
     return status + cards
 
 
+from .clusterfuck_questions import QUESTIONS as ANALYZE_QUESTIONS  # noqa: E402
+
 GAME = GameInfo(id="clusterfuck", name="Clusterfuck", engine=ClusterfuckGame, from_deck=game_from_deck,
-                check_deck=check_deck, customise=customise, card_kinds=("status",), players="5–8+")
+                check_deck=check_deck, customise=customise, card_kinds=("status",), players="5–8+",
+                questions=ANALYZE_QUESTIONS)

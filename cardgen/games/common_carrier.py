@@ -2171,5 +2171,8 @@ def customise(deck: Any, cards: list, options: Mapping[str, Any], settings: Any)
     return out
 
 
+from .common_carrier_questions import QUESTIONS as ANALYZE_QUESTIONS  # noqa: E402
+
 GAME = GameInfo(id="common-carrier", name="Common Carrier", engine=CommonCarrierGame, from_deck=game_from_deck,
-                check_deck=check_deck, customise=customise, check_settings=check_settings, players="2")
+                check_deck=check_deck, customise=customise, check_settings=check_settings, players="2",
+                questions=ANALYZE_QUESTIONS)
