@@ -450,6 +450,68 @@ def test_sampled_actions_are_drawn_uniformly(options, seed, moves):
     assert chi2 < dof + 6 * (2 * dof) ** 0.5
 
 
+def _none_apart_but_some_swapped(state: cc.CommonCarrierState, combo: tuple) -> bool:
+    """Whether ``combo`` of two kinds has no placements apart while the pairing with the two
+    orientation indices swapped has some (a draw once read the wrong one of the two)."""
+    kind, a, ma, b, mb = combo
+    masks = state.game.card_mask
+    oa, ob = cc._ORIENTATIONS[masks[a]], cc._ORIENTATIONS[masks[b]]
+    i, j = oa.index(ma), ob.index(mb)
+    swapped = state._apart.get((oa[j], ob[i])) if j < len(oa) and i < len(ob) else None
+    return kind == "two" and state._apart[(ma, mb)][0] == 0 and swapped is not None and swapped[0] > 0
+
+
+@pytest.mark.parametrize("options", [{}, {"gray_rule": True, "endgame": True}])
+def test_each_combination_counts_its_listed_plays_and_every_pick_draws_one_of_them(options):
+    """The combinations' weights are twice the plays listed, and each pick ``_sample_pair`` is given
+    (the index ``sample_action`` draws) lays one of the listed plays: the ones drawn near the board and
+    apart, the ones counted out (each a different play), two cards of a kind, two kinds with none
+    apart where the swapped pairing has some."""
+    game = CommonCarrierGame(options=options)
+    masks = game.card_mask
+    seen = {"drawn apart": 0, "counted out": 0, "cards of a kind": 0, "two kinds, none apart beside some": 0}
+    for g in range(1000):
+        # every position of six games; after that, games until a rare case has been seen
+        if g >= 6 and all(seen.values()):
+            break
+        rng = random.Random(f"fast:{g}")
+        state = game.new_initial_state(rng)
+        while not state.is_terminal():
+            combos = state._combo_list()
+            assert state._combo_total == sum(weight for weight, _ in combos)
+            # two cards of a kind list each position once, under one of the two pairings of their
+            # orientations: the combination's own count for two kinds or one card
+            by_combo = [state._combo_actions(combo) for _, combo in combos]
+            assert 2 * sum(len(actions) for actions in by_combo) == state._combo_total
+            listed = {action for actions in by_combo for action in actions}
+            assert len(listed) == state._combo_total // 2
+            for (weight, combo), actions in zip(combos, by_combo):
+                if combo[0] != "same":
+                    assert 2 * len(actions) == weight
+                if combo[0] == "one":
+                    continue
+                rare = _none_apart_but_some_swapped(state, combo)
+                if g >= 6 and not rare:
+                    continue
+                kind, _, ma, _, mb = combo
+                apart = (state._apart.get((ma, mb)) or state._apart[(mb, ma)])[0]
+                seen["cards of a kind"] += kind == "same"
+                seen["two kinds, none apart beside some"] += rare
+                counted_out = []
+                for pick in range(weight if kind == "same" else weight // 2):
+                    seen["drawn apart" if pick < apart else "counted out"] += 1
+                    place = state._sample_pair(combo, pick, random.Random(pick))
+                    action = cc._placement_action(state, place, masks)
+                    assert action in listed
+                    if pick >= apart:
+                        counted_out.append(action)
+                if kind == "two":
+                    assert len(set(counted_out)) == len(counted_out)
+            state.apply_action(game.random_action(state, state.current_player(), rng))
+    # the picks above reached every way a pick is drawn
+    assert all(seen.values()), seen
+
+
 def _brute_force_positions(state: cc.CommonCarrierState) -> set:
     """Every legal end-of-turn position, by trying every placement near the board."""
     game = state.game

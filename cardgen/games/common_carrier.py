@@ -19,17 +19,10 @@ game is played out whole (``random_playout``): the draws of move by move play,
 laid without making the actions. The greedy player scores each distinct outcome
 once, mostly from the current board's distances (``_AfterMove``) rather than by
 laying every play.
-
-The inner loop of those playouts, counting a two-card hand's plays and drawing
-one, also exists in C (``_cc_fast.c``, built where a compiler is): the same
-counts and the same draws from the same generator, so the same games, over
-twice as fast. Where it did not build, or with ``CARDGEN_PURE_PYTHON=1``, the
-Python code here runs.
 """
 from __future__ import annotations
 
 import operator
-import os
 import random
 import re
 from collections.abc import Iterable, Iterator, Mapping, Sequence
@@ -40,16 +33,6 @@ from ..errors import CardgenError
 from ..findings import Finding
 from . import GameInfo, base
 from .base import TERMINAL, Game, IllegalAction, OptionSpec, State
-
-_fast: Any
-try:  # the C speed-up of the inner loop, where it built (setup.py); the same games without it
-    from . import _cc_fast as _fast
-except ImportError:  # pragma: no cover - depends on the install
-    _fast = None
-#: CARDGEN_PURE_PYTHON set (to anything but empty or 0): the Python code runs though the C built
-_PURE_PYTHON = os.environ.get("CARDGEN_PURE_PYTHON", "0") not in ("", "0")
-if _PURE_PYTHON:
-    _fast = None
 
 # --- cards ---------------------------------------------------------------
 
@@ -637,8 +620,6 @@ class CommonCarrierState(State):
         #: per (mask of a, mask of b) counted, the placements with both near the board and apart,
         #: and the two masks' ``_near_set``
         self._apart: dict[tuple[int, int], tuple[int, tuple, tuple]] = {}
-        #: what ``_cc_fast.count`` kept when it counted ``_combos`` (None when Python counted them)
-        self._fast_board: bytes | None = None
         #: the last action this state drew or chose itself for the current position: applying
         #: that very object needs no check (reset whenever the position changes)
         self._trusted: tuple | None = None
@@ -1042,7 +1023,6 @@ class CommonCarrierState(State):
     def _invalidate(self) -> None:
         self._sets = None
         self._combos = None
-        self._fast_board = None
         if self._apart or self._near_cache:
             self._near_cache = {}
             self._apart = {}
@@ -1109,7 +1089,6 @@ class CommonCarrierState(State):
         game = self.game
         if self._level == 2 and len(cards) == 2:
             return self._two_card_combos(*cards)
-        self._fast_board = None
         kinds: dict[int, list[int]] = {}
         for card in cards:
             kinds.setdefault(canonical(game.card_mask[card]), []).append(card)
@@ -1170,12 +1149,8 @@ class CommonCarrierState(State):
         return combos
 
     def _pair_counts(self, oa: tuple[int, ...], ob: tuple[int, ...], pairs: tuple) -> Sequence[int]:
-        """``_count_near`` of the (i, j) in ``pairs``: card a on ``oa[i]``, b on ``ob[j]``. The playout's
-        inner loop: in C where ``_cc_fast`` built (keeping its board for ``_sample_pair``)."""
-        if _fast is not None:
-            counts, self._fast_board = _fast.count(self.line, self.occ, self.halo, self.bbox, oa, ob, pairs)
-            return counts
-        self._fast_board = None
+        """``_count_near`` of the (i, j) in ``pairs``: card a on ``oa[i]``, b on ``ob[j]`` (the playout's
+        inner loop)."""
         sets = self._sets or self._board_sets()
         away = self._away
         near_a = [_near_set(sets, away, m) for m in oa]
@@ -1364,9 +1339,6 @@ class CommonCarrierState(State):
         are counted out (``_count_pairs`` has the same parts in the same order).
         """
         kind, a, ma, b, mb = combo
-        if self._fast_board is not None:  # counted in C: drawn there
-            x, y = _fast.draw(self._fast_board, ma, mb, pick, rng.getrandbits)
-            return _pair_placement(kind, a, ma, x, b, mb, y)
         counted = self._apart.get((ma, mb))
         if counted is not None:
             apart, near_a, near_b = counted
