@@ -3,8 +3,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..stats import rate_difference
-from .questions import Chart, Question, Questions, Results, Settings, experiment, pct, separate, share
+from ...stats import rate_difference
+from ..questions import Chart, Question, Questions, Results, Settings, experiment, pct, separate, share
 
 CC_TARGET = experiment("common-carrier", {"target": 8})
 
