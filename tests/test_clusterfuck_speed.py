@@ -5,7 +5,8 @@ import random
 
 import pytest
 
-from cardgen.games.clusterfuck import ClusterfuckGame, ClusterfuckState
+from cardgen.games.clusterfuck.policies import ClusterfuckGame
+from cardgen.games.clusterfuck.rules import ClusterfuckState
 
 
 def snapshot(state):
@@ -213,7 +214,7 @@ def test_the_runner_plays_all_random_clusterfuck_games_out_whole_with_the_steppe
 
 @pytest.mark.parametrize("players", [3, 7, 8, 12])
 def test_a_deal_gives_the_hands_of_shuffling_the_deck_and_dealing_it_from_the_leader(players):
-    from cardgen.games.clusterfuck import _FULL_DECK, _deal
+    from cardgen.games.clusterfuck.cards import _FULL_DECK, _deal
 
     for seed in range(200):
         order = random.Random(seed).sample(range(players), players)
@@ -229,7 +230,7 @@ def test_a_deal_gives_the_hands_of_shuffling_the_deck_and_dealing_it_from_the_le
 
 
 def test_the_playouts_rank_masks_mark_the_ranks_a_hand_holds_c_times_or_more():
-    from cardgen.games.clusterfuck import _rank_masks
+    from cardgen.games.clusterfuck.playout import _rank_masks
 
     rng = random.Random(1)
     for _ in range(300):
@@ -245,7 +246,7 @@ def test_the_round_generators_are_random_random_seeded_alike_and_shuffle_as_it_d
     and ``_shuffle`` makes ``shuffle``'s draws: the same orders, and the generators left alike."""
     import _random
 
-    from cardgen.games.clusterfuck import _shuffle
+    from cardgen.games.clusterfuck.cards import _shuffle
 
     for seed in [*range(300), 2**48 - 1, 2**64 + 5, 12345678901234567890123]:
         items = list(range(1, 1 + seed % 13))
