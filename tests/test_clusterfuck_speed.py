@@ -149,6 +149,21 @@ def test_a_random_playout_is_the_checked_step_by_step_game_move_for_move(players
         assert quick.cards_held() == stepped.cards_held()
 
 
+def test_the_fast_playouts_copy_of_the_rules_is_the_step_code_game_by_game_over_many_seeds():
+    """``playout._play_round_out`` is a second copy of the rules of a trick and a demand: over many
+    seeds, every player count and exchange size, it plays each game the step code plays from the
+    same draws (every decision's count of legal actions, the end, the figures, the cards)."""
+    for seed in range(150):
+        players = 3 + seed % 10
+        options = {"exchange": seed % 5, "rounds_to_win": 1 + seed % 3}
+        game = ClusterfuckGame(players, options)
+        (stepped, stepped_branching, stepped_moves), (quick, branching, moves) = stepped_and_played_out(game, seed)
+        assert (branching, moves) == (stepped_branching, stepped_moves), (seed, players)
+        assert position_of(quick) == position_of(stepped), (seed, players)
+        assert game.metrics(quick) == game.metrics(stepped)
+        assert quick.cards_played() == stepped.cards_played() and quick.cards_held() == stepped.cards_held()
+
+
 @pytest.mark.parametrize("options", [{"exchange": 0}, {"exchange": 4, "rounds_to_win": 2}, {"bluff": 1.0}])
 def test_a_random_playout_follows_the_options(options):
     game = ClusterfuckGame(6, options)
