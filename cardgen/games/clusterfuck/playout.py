@@ -2,11 +2,13 @@
 ones, and whole random games (the playtest's all-random runs) played out in locals.
 
 ``_play_round_out`` is a second copy of the rules of a trick and a demand (``rules.py``'s step
-code, inlined): it plays the tricks of a round in locals with rank bitmasks, about 1.5 times as
-fast as stepping ``apply_action`` (580 against 370 random 8-player games per CPU-second in
-``bench/playtest.py``, where the target is 500). It makes the moves the step code makes from the
-same draws, and ``tests/test_clusterfuck_speed.py`` holds the two equal game by game, move by move,
-over many seeds, player counts and options.
+code, inlined): it plays the tricks of a round in locals with rank bitmasks. It stays because the
+one copy was measured too slow: a playout that drove the step code itself (the same draws
+made through ``_put_down``, ``_pass``, ``_demand`` and ``_answer``, with the rank bitmasks kept in
+the state) played 370 random 8-player games per CPU-second in ``bench/playtest.py``, this copy
+570, where the target is 500. It makes the moves the step code makes from the same draws, and
+``tests/test_clusterfuck_speed.py`` holds the two equal game by game, move by move, over many
+seeds, player counts and options.
 """
 from __future__ import annotations
 
