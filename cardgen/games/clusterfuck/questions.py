@@ -5,7 +5,7 @@ import itertools
 import statistics
 from typing import Any
 
-from .questions import Chart, Experiment, Question, Questions, Results, Settings, experiment, pct
+from ..questions import Chart, Experiment, Question, Questions, Results, Settings, experiment, pct
 
 
 def _cf_counts(settings: Settings) -> tuple[int, ...]:
