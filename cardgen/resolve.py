@@ -4,27 +4,23 @@ The loader (``deck.py``) knows neither: it keeps each icon, SVG, font file,
 game id, rule option and card kind a deck names as a ``Reference``, with
 where the deck wrote it. Every flow that loads a deck goes through
 ``load_resolved``, so a deck naming an unknown icon or game stops here,
-before anything is written, with the located message the loader gave when it
-checked these itself.
+before anything is written, with a message located where the deck wrote the
+name (file:line:column, or the spreadsheet cell).
 """
 from __future__ import annotations
 
 from functools import cached_property
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from .deck import load_deck
 from .errors import CardgenError
-from .games import game_info
+from .games import GameInfo, game_info
 from .model import Deck, Reference
 from .render.fonts import FontFileError, register
 from .render.icons import ICONS
 from .render.svg import check_svg
 from .schema import BUILT_KINDS
 from .yamlio import did_you_mean
-
-if TYPE_CHECKING:
-    from .games import GameInfo
 
 
 def load_resolved(name: str | Path) -> Deck:
@@ -47,12 +43,13 @@ def resolve(deck: Deck) -> Deck:
 class _Resolver:
     def __init__(self, deck: Deck):
         self.deck = deck
+        #: a check per kind of reference (model.Reference lists them)
+        self.checks = {"game": self.game, "icon": self.icon, "layout-icon": self.layout_icon,
+                       "own-icon": self.own_icon, "svg": self.svg, "font": self.font, "when": self.option,
+                       "unless": self.option, "backs": self.back_kind}
 
     def check(self, ref: Reference) -> None:
-        checks = {"game": self.game, "icon": self.icon, "layout-icon": self.layout_icon,
-                  "own-icon": self.own_icon, "svg": self.svg, "font": self.font, "when": self.option,
-                  "unless": self.option, "backs": self.back_kind}
-        checks[ref.kind](ref)
+        self.checks[ref.kind](ref)
 
     @cached_property
     def info(self) -> GameInfo | None:
