@@ -13,7 +13,7 @@ from typing import Any
 
 from . import numbers
 from .colors import parse_color
-from .deck import deck_names, load_deck, slug
+from .deck import deck_names, slug
 from .errors import CardgenError
 from .export import FORMATS
 from .export.sheets import PdfInfo, write_pdf
@@ -23,6 +23,7 @@ from .games.base import OptionSpec
 from .model import Card, Deck, Player
 from .render.faces import Faces
 from .render.reference import option_on
+from .resolve import load_resolved
 from .sheets import DEFAULT_SHEET, DUPLEX_MODES, INK_MODES, PlacedCard, Printing, SheetTemplate, load_template
 from .units import mm
 
@@ -256,7 +257,7 @@ def prepare_decks(names: Sequence[str], settings: BuildSettings) -> list[Deck]:
     deck, and finding none is an error.
     """
     check_settings(settings)
-    decks = [load_deck(name) for name in deck_names(names)]
+    decks = [load_resolved(name) for name in deck_names(names)]
     for game in dict.fromkeys(deck.game for deck in decks):
         info = game_info(game)
         if info is not None and info.check_settings is not None:

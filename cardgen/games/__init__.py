@@ -112,7 +112,7 @@ def game_class(name: str) -> type[Game] | None:
 def bundled_deck(deck_id: str) -> Any:
     """A bundled deck as its file says, read once per process: an engine made without a deck plays
     this one, so the game played and the game printed have one source."""
-    from ..deck import bundled_decks, load_deck  # lazily: reading a deck asks the game registry
+    from ..deck import bundled_decks, load_deck  # lazily: the registry is read without reading decks
 
     path = bundled_decks().get(deck_id)
     if path is None:
