@@ -33,7 +33,7 @@ bench: $(STAMP)
 	$(BIN)/python bench/export.py
 	$(BIN)/python bench/playtest.py
 
-$(STAMP): pyproject.toml setup.py cardgen/games/_cc_fast.c examples/gops/pyproject.toml
+$(STAMP): pyproject.toml examples/gops/pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 	$(BIN)/python -m pip install --quiet --quiet -e '.[test]'

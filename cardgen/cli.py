@@ -368,9 +368,10 @@ def calibrate(sheet, duplex, out_file):
 @main.command()
 def schema() -> None:
     """Print the JSON Schema of deck files (for editor completion)."""
+    from .games import BUNDLED
     from .schema import schema_json
 
-    click.echo(schema_json())
+    click.echo(schema_json(BUNDLED))
 
 
 @main.command()

@@ -5,7 +5,8 @@ import re
 
 from PIL import ImageColor
 
-from .model import RGB
+#: a colour as ``(r, g, b)`` floats in 0..1
+RGB = tuple[float, float, float]
 
 GRAY: RGB = (0.62, 0.62, 0.62)
 

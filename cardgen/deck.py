@@ -1,7 +1,10 @@
 """Loading deck files: the one place that reads deck YAML and CSV.
 
-Everything is checked here, once, with file:line:column on every failure;
-what comes out is a Deck the renderers and games can trust.
+Everything the file alone can tell is checked here, once, with
+file:line:column on every failure. What only a renderer knows (icon names,
+whether an SVG draws, whether a font file is TrueType) or only a game knows
+(its id, rule options and card kinds) the loader records as the deck's
+references, located; the resolve step the flows call next checks them.
 """
 from __future__ import annotations
 
@@ -19,10 +22,10 @@ from . import numbers
 from .colors import parse_color
 from .errors import CardgenError, Location
 from .files import read_input, resolved
-from .model import EDGE_SIDES, Back, Card, Deck, Edges, FontFamily, Player
-from .render.icons import ICONS
+from .layouts import field_names, read_layouts
+from .model import DEFAULT_FAMILY, EDGE_SIDES, Back, Card, Deck, Edges, FontFamily, Player, Reference
 from .resources import bundled
-from .schema import BUILT_KINDS, DECK_SCHEMA, MAX_CARDS
+from .schema import DECK_SCHEMA, MAX_CARDS
 from .yamlio import Located, check_schema, did_you_mean, load_located
 
 DECKS_DIR = bundled("decks")
@@ -98,18 +101,18 @@ class _DeckReader:
         self.data: dict[str, Any] = doc.data
         self.path = path
         self.folder = resolved(path, "deck file").parent
+        self.references: list[Reference] = []
         self.icons_ = self.deck_icons()
         self.fonts_ = self.fonts()
+
+    def refer(self, kind: str, name: str, where: Location | None, path: Path | None = None) -> None:
+        """Leave a check to the resolve step, which knows the renderer and the games."""
+        self.references.append(Reference(kind, name, where, path))
 
     def read(self) -> Deck:
         data = self.data
         game = data.get("game", "none")
-        from .games import game_info
-
-        try:
-            game_info(game)
-        except CardgenError as exc:
-            raise self.doc.error(("game",), exc.message) from None
+        self.refer("game", game, self.doc.where(("game",)))
         players = tuple(
             Player(p["name"], self.color(("players", i, "color")))
             for i, p in enumerate(data.get("players", []))
@@ -118,7 +121,7 @@ class _DeckReader:
         if per_player and not players:
             raise self.doc.error(("per_player",), "per_player needs a players list with a colour for each player")
         cards = self.cards()
-        self.check_conditions(cards, game)
+        self.conditions(cards)
         ids: dict[str, int] = {}
         for index, card in enumerate(cards):
             if card.id in ids:
@@ -155,6 +158,7 @@ class _DeckReader:
             shared_cards=data.get("shared_cards", "each"),
             folder=self.folder,
             author=data.get("author", ""),
+            references=tuple(self.references),
         )
 
     # -- pieces -------------------------------------------------------------
@@ -166,7 +170,15 @@ class _DeckReader:
             raise self.doc.error(path, str(exc)) from None
 
     def icon(self, path: tuple) -> str:
-        return check_icon(_get(self.data, path), self.icons_, self.doc.where(path))
+        name = _get(self.data, path)
+        self.refer("icon", name, self.doc.where(path))
+        return name
+
+    def art(self, name: str, where: Location | None) -> Path:
+        path = resolve_art(name, self.folder, where)
+        if path.suffix.lower() == ".svg":
+            self.refer("svg", name, where, path)
+        return path
 
     def deck_icons(self) -> dict[str, Path]:
         """The deck's own icons (PNG, JPEG or SVG files), usable like the built-in ones."""
@@ -176,10 +188,8 @@ class _DeckReader:
             if not re.match(r"^[a-z0-9][a-z0-9_-]*$", name):
                 raise self.doc.error(path, f"icon name '{name}' must be lower-case letters, digits, - and _",
                                      key=True)
-            if name in ICONS:
-                raise self.doc.error(path, f"'{name}' is a built-in icon; give the deck's icon another name",
-                                     key=True)
-            out[name] = resolve_art(file, self.folder, self.doc.where(path))
+            self.refer("own-icon", name, self.doc.key_where(path))
+            out[name] = self.art(file, self.doc.where(path))
         return out
 
     def fonts(self) -> dict[str, FontFamily]:
@@ -190,13 +200,13 @@ class _DeckReader:
             paths = []
             for style, file in files.items():
                 where = self.doc.where(("fonts", name) if isinstance(entry, str) else ("fonts", name, style))
-                paths.append((style, resolve_font(file, self.folder, where)))
+                found = resolve_font(file, self.folder, where)
+                self.refer("font", file, where, found)
+                paths.append((style, found))
             out[name] = FontFamily(name, tuple(paths))
         return out
 
     def font_fallback(self) -> tuple[str, ...]:
-        from .render.fonts import DEFAULT_FAMILY
-
         chain = []
         for i, name in enumerate(self.data.get("font_fallback") or []):
             if name == DEFAULT_FAMILY:
@@ -210,14 +220,17 @@ class _DeckReader:
         return tuple(chain)
 
     def layouts(self) -> dict:
-        from .layouts import read_layouts
-
-        layouts = read_layouts(self.doc, set(ICONS) | set(self.icons_))
+        layouts = read_layouts(self.doc)
+        for layout in layouts.values():
+            for element in layout.elements:
+                icon = element.attrs.get("icon")
+                if icon is not None and not (isinstance(icon, str) and field_names(icon)):
+                    self.refer("layout-icon", str(icon), element.at("icon"))
         for name, layout in layouts.items():
             for element in layout.elements:
                 font = element.attrs.get("font")
-                if font and font not in self.fonts_ and font != "DejaVu Sans":
-                    known = list(self.fonts_) + ["DejaVu Sans"]
+                if font and font not in self.fonts_ and font != DEFAULT_FAMILY:
+                    known = list(self.fonts_) + [DEFAULT_FAMILY]
                     raise CardgenError(f"element '{element.name}' of layout '{name}' uses font '{font}', which "
                                        f"the deck does not declare{did_you_mean(font, known)}; fonts: "
                                        f"{', '.join(known)}", element.at("font"))
@@ -238,38 +251,27 @@ class _DeckReader:
         back = self.data.get("back", {})
         if "layout" in back:
             check(back["layout"], self.doc.where(("back", "layout")), "back layout")
-        kinds = BUILT_KINDS + _game_kinds(self.data.get("game", "none"))
         for key, name in (self.data.get("backs") or {}).items():
-            if key not in layouts and key not in kinds:
-                raise self.doc.error(("backs", key), f"backs names '{key}', which is neither a card kind "
-                                                     f"({', '.join(kinds)}) nor a layout"
-                                                     f"{did_you_mean(key, list(kinds) + names)}", key=True)
+            if key not in layouts:  # a card kind, which the deck's game may add to
+                self.refer("backs", key, self.doc.key_where(("backs", key)))
             check(name, self.doc.where(("backs", key)), "back")
 
-    def check_conditions(self, cards: list[Card], game: str) -> None:
-        """Every ``when``/``unless`` names an option the deck has: a typo would drop a card silently."""
-        from .games import game_class
-
-        engine = game_class(game)
-        known = set(self.data.get("options") or {}) | {s.name for s in (engine.option_specs if engine else ())}
-
-        def check(condition: str, where: Location | None, what: str) -> None:
-            name = condition.partition("=")[0].strip()
-            if condition and name not in known:
-                raise CardgenError(f"{what}: '{condition}' names no option of this deck"
-                                   f"{did_you_mean(name, sorted(known))}; options: "
-                                   f"{', '.join(sorted(known)) or 'none (add them under options:)'}", where)
+    def conditions(self, cards: list[Card]) -> None:
+        """Every ``when``/``unless``, for the resolve step to find among the deck's and its game's options."""
+        def refer(condition: str, where: Location | None, what: str) -> None:
+            if condition:
+                self.refer(what, condition, where)
 
         for card in cards:
-            check(card.when, card.location, "when")
+            refer(card.when, card.location, "when")
             for _, when, unless in card.lines:
-                check(when, card.location, "when")
-                check(unless, card.location, "unless")
+                refer(when, card.location, "when")
+                refer(unless, card.location, "unless")
         standard = self.data.get("standard_deck") or {}
-        check(standard.get("when", ""), self.doc.where(("standard_deck", "when")), "when")
+        refer(standard.get("when", ""), self.doc.where(("standard_deck", "when")), "when")
 
     def image(self, path: tuple) -> Path:
-        return resolve_art(_get(self.data, path), self.folder, self.doc.where(path))
+        return self.art(_get(self.data, path), self.doc.where(path))
 
     def optional(self, entry: dict, key: str, path: tuple, convert) -> Any:
         return convert(path + (key,)) if key in entry else None
@@ -310,12 +312,12 @@ class _DeckReader:
         cards.extend(self.card(i, entry) for i, entry in enumerate(self.data.get("cards", [])))
         if "csv" in self.data:
             rows = read_csv_rows(self.data["csv"], self.folder, self.doc.where(("csv",)))
-            cards.extend(_row_card(row, self.folder, self.icons_) for row in rows)
+            cards.extend(_row_card(row, self) for row in rows)
         if "xlsx" in self.data:
             entry = self.data["xlsx"]
             file, sheet = (entry, None) if isinstance(entry, str) else (entry["file"], entry.get("sheet"))
             rows = read_xlsx_rows(file, sheet, self.folder, self.doc.where(("xlsx",)))
-            cards.extend(_row_card(row, self.folder, self.icons_) for row in rows)
+            cards.extend(_row_card(row, self) for row in rows)
         return cards
 
     def card(self, index: int, entry: dict) -> Card:
@@ -383,14 +385,6 @@ class _DeckReader:
         ]
 
 
-def _game_kinds(game: str) -> tuple[str, ...]:
-    """The card kinds a deck's game makes itself (Clusterfuck's status cards)."""
-    from .games import game_info
-
-    info = game_info(game)
-    return info.card_kinds if info is not None else ()
-
-
 def _get(data: Any, path: tuple) -> Any:
     for part in path:
         data = data[part]
@@ -405,27 +399,23 @@ def slug(text: str) -> str:
 def resolve_art(name: str, folder: Path, where: Location | None) -> Path:
     """The art file ``name``, looked up beside the deck and then in the bundled art.
 
-    Paths may not leave those folders, and the file must be a readable PNG,
-    JPEG or SVG of sane size; anything else is a located CardgenError.
+    Paths may not leave those folders, and the file must be a readable PNG or
+    JPEG, or an SVG, of sane size; anything else is a located CardgenError.
+    Whether an SVG draws is the renderer's to say (``render.svg.check_svg``).
     """
     path = _find_file(name, folder, where, "image")
     if path.suffix.lower() == ".svg":
-        check_svg(path, name, where)
+        read_input(path, f"image '{name}'", MAX_IMAGE_BYTES, where)
     else:
         check_image(path, name, where)
     return path
 
 
 def resolve_font(name: str, folder: Path, where: Location | None) -> Path:
-    """A TrueType font file beside the deck or in the bundled art; refused unless it is one."""
+    """A font file of sane size beside the deck or in the bundled art; that it is TrueType the
+    renderer checks in the resolve step."""
     path = _find_file(name, folder, where, "font file")
     read_input(path, f"font file '{name}'", MAX_FONT_BYTES, where)
-    from .render.fonts import FontFileError, register
-
-    try:
-        register(path)
-    except FontFileError as exc:
-        raise CardgenError(f"font file '{name}' is {exc}; use a .ttf file", where) from None
     return path
 
 
@@ -481,24 +471,6 @@ def _check_image(path: Path, name: str, where: Location | None) -> None:
     except Exception as exc:
         reason = " ".join(str(exc).split()) or exc.__class__.__name__
         raise CardgenError(f"image '{name}' is not a readable PNG or JPEG image ({reason})", where) from None
-
-
-def check_svg(path: Path, name: str, where: Location | None) -> None:
-    read_input(path, f"image '{name}'", MAX_IMAGE_BYTES, where)
-    from .render.layout import svg_drawing
-    from .render.svg import SvgError
-
-    try:
-        svg_drawing(path)
-    except SvgError as exc:
-        raise CardgenError(f"SVG '{name}': {exc}", where) from None
-
-
-def check_icon(name: str, deck_icons: dict[str, Path], where: Location | None) -> str:
-    if name not in ICONS and name not in deck_icons:
-        known = sorted(set(ICONS) | set(deck_icons))
-        raise CardgenError(f"unknown icon '{name}'{did_you_mean(name, known)}; icons: {', '.join(known)}", where)
-    return name
 
 
 def check_field_name(name: str, where: Location | None) -> None:
@@ -642,7 +614,7 @@ def _rows(table: list[tuple[int, list[str]]], display: str, cell) -> list[Row]:
     return rows
 
 
-def _row_card(row: Row, folder: Path, deck_icons: dict[str, Path]) -> Card:
+def _row_card(row: Row, reader: _DeckReader) -> Card:
     values = row.values
     card_id = values["id"].strip()
     if not re.match(r"^[a-z0-9][a-z0-9_-]*$", card_id):
@@ -663,10 +635,10 @@ def _row_card(row: Row, folder: Path, deck_icons: dict[str, Path]) -> Card:
             raise CardgenError(str(exc), row.at("color")) from None
     icon = values.get("icon", "").strip()
     if icon:
-        check_icon(icon, deck_icons, row.at("icon"))
+        reader.refer("icon", icon, row.at("icon"))
     image = None
     if values.get("image", "").strip():
-        image = resolve_art(values["image"].strip(), folder, row.at("image"))
+        image = reader.art(values["image"].strip(), row.at("image"))
     shared = values.get("shared", "").strip().lower()
     if shared not in ("", "true", "false", "yes", "no", "1", "0"):
         raise CardgenError(f"shared must be true or false, got '{values['shared']}'", row.at("shared"))

@@ -15,7 +15,8 @@ from typing import Any
 
 from .errors import CardgenError
 from .games.base import Game
-from .playtest import check_policy, run_playtest, wilson_interval
+from .playtest import check_policy, run_playtest
+from .stats import wilson_interval
 
 
 def run_ladder(game: Game, policies: Sequence[str], games: int, seed: int, jobs: int = 1,

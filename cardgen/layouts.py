@@ -13,7 +13,7 @@ attribute; render/layout.py draws what comes out and trusts it.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from functools import cached_property, lru_cache
 from typing import Any
@@ -261,12 +261,13 @@ def builtin_layouts() -> dict[str, _Source]:
     return out
 
 
-def read_layouts(doc: Located | None, icon_names: Iterable[str]) -> dict[str, Layout]:
+def read_layouts(doc: Located | None) -> dict[str, Layout]:
     """Every layout a deck can use: cardgen's own, then the deck's (same name: the deck's wins).
 
     ``extends`` is resolved, overrides merged by element name and each
     element checked; a deck layout that extends its own name extends the
-    built-in one of that name.
+    built-in one of that name. Icon names are the renderer's, so the resolve
+    step checks those.
     """
     builtins = builtin_layouts()
     own = {}
@@ -276,16 +277,15 @@ def read_layouts(doc: Located | None, icon_names: Iterable[str]) -> dict[str, La
                 raise doc.error(("layouts", name), f"layout name '{name}' must be lower-case letters, digits, "
                                                    f"- and _", key=True)
             own[name] = _Source(name, doc, ("layouts", name), False)
-    reader = _Reader(builtins, own, set(icon_names))
+    reader = _Reader(builtins, own)
     names = list(dict.fromkeys(list(builtins) + list(own)))
     return {name: reader.layout(own.get(name) or builtins[name]) for name in names}
 
 
 class _Reader:
-    def __init__(self, builtins: dict[str, _Source], own: dict[str, _Source], icons: set[str]):
+    def __init__(self, builtins: dict[str, _Source], own: dict[str, _Source]):
         self.builtins = builtins
         self.own = own
-        self.icons = icons
         self.cache: dict[tuple[str, bool], list[_Entry]] = {}
 
     def layout(self, source: _Source) -> Layout:
@@ -399,7 +399,5 @@ class _Reader:
                     raise ValueError(f"expected a length such as 0.5mm or 1pt, got {value!r}")
             elif key in SIZE_KEYS:
                 parse_size(value)
-            elif key == "icon" and str(value) not in self.icons:
-                raise ValueError(f"unknown icon '{value}'{did_you_mean(str(value), sorted(self.icons))}")
         except ValueError as exc:
             raise CardgenError(f"{key}: {exc}", where) from None

@@ -10,17 +10,18 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from .colors import RGB
 from .errors import Location
 
 if TYPE_CHECKING:
     from .layouts import Layout
 
-RGB = tuple[float, float, float]
-
 EDGE_SIDES = ("top", "right", "bottom", "left")
 #: each player's shape, in seat order: on their backs and, in Common Carrier, as their nodes,
 #: so a black-and-white print still tells whose card is whose
 PLAYER_MARKS = ("circle", "square", "diamond", "hexagon")
+#: the font family cardgen ships and every fallback chain ends with
+DEFAULT_FAMILY = "DejaVu Sans"
 
 
 @dataclass(frozen=True)
@@ -106,6 +107,26 @@ class FontFamily:
 
 
 @dataclass(frozen=True)
+class Reference:
+    """A name in the deck that the loader cannot check on its own, kept with where it was written.
+
+    Icons, SVG art and font files need the renderer; the game id, rule options and card kinds need
+    the game. The loader records each in the order it meets them, and the resolve step the flows
+    call after loading checks them in that order, located as the loader would have located them.
+    """
+
+    #: "game"; "icon" (of a card, asset or back), "layout-icon" (of a layout element) or "own-icon"
+    #: (the name of one of the deck's icons: no built-in's); "svg" or "font" (a file found);
+    #: "when" or "unless" (a rule option); "backs" (a card kind or layout given a back)
+    kind: str
+    #: as the deck wrote it
+    name: str
+    location: Location | None = None
+    #: the file found ("svg" and "font")
+    path: Path | None = None
+
+
+@dataclass(frozen=True)
 class Deck:
     """A loaded, checked deck definition."""
 
@@ -144,6 +165,8 @@ class Deck:
     folder: Path | None = None
     #: who made it (the PDFs' Author)
     author: str = ""
+    #: what the resolve step checks: the names only a renderer or a game knows, in file order
+    references: tuple[Reference, ...] = ()
 
     @property
     def landscape(self) -> bool:

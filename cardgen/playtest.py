@@ -6,13 +6,9 @@ report depends on the seed and the settings only, never on how many
 processes played it; the speed figures (games_per_second, moves_per_second,
 seconds) are the only ones that vary from run to run.
 
-A game may offer faster or smarter policies than the generic ones:
-``random_action(state, player, rng)`` (uniform among legal actions),
-``greedy_action(state, player, rng)``, and on the state
-``num_legal_actions(player)`` to count without listing. A game whose seats all play random may be
-played out whole by the engine: ``random_playout(state, rng, max_moves, branching)`` makes
-uniformly random legal moves until the game ends or ``max_moves`` moves are made, notes each
-decision's number of legal plays in ``branching`` as the runner would, and returns the moves made.
+A game may offer faster or smarter policies than the generic ones, declared on ``Game``
+(``games/base.py``): its own ``random_action``, ``greedy_action`` and ``random_playout`` (a whole
+random game played by the engine), and on the state ``num_legal_actions`` to count without listing.
 """
 from __future__ import annotations
 
@@ -34,9 +30,8 @@ from .files import atomic_path
 from .games import POLICIES
 from .games.base import SIMULTANEOUS, Game, GameRecord, State
 from .progress import expect, tick
+from .stats import rate_difference, wilson_interval
 
-#: z for a two-sided 95% interval
-Z95 = 1.959963984540054
 DEFAULT_MAX_MOVES = 10_000
 #: the figures that depend on the machine, not on the seed
 TIMING_KEYS = ("games_per_second", "moves_per_second", "seconds")
@@ -93,7 +88,7 @@ def play_game(game: Game, index: int, seed: int, seats: Sequence[str],
     rng = random.Random(f"cardgen-playtest:{seed}:{index}")
     state = game.new_initial_state(rng)
     branching: list[int] = []
-    playout = getattr(game, "random_playout", None)
+    playout = game.random_playout
     if playout is not None and all(policy == "random" for policy in seats):
         length = playout(state, rng, max_moves, branching)
     else:
@@ -118,17 +113,6 @@ def _play_out(game: Game, state: State, seats: Sequence[str], rng: random.Random
         state.apply_action(action)
         length += 1
     return length
-
-
-def wilson_interval(successes: int, trials: int, z: float = Z95) -> tuple[float, float]:
-    """Wilson score interval of a rate: honest near 0 and 1, unlike rate +- z*sd."""
-    if trials == 0:
-        return 0.0, 1.0
-    p = successes / trials
-    denominator = 1 + z * z / trials
-    centre = (p + z * z / (2 * trials)) / denominator
-    half = z / denominator * math.sqrt(p * (1 - p) / trials + z * z / (4 * trials * trials))
-    return max(0.0, centre - half), min(1.0, centre + half)
 
 
 def format_report(report: dict[str, Any]) -> str:
@@ -284,24 +268,19 @@ Chooser = Callable[[State, int, random.Random, list[int]], Any]
 def _chooser(game: Game, state: State, policy: str) -> Chooser:
     """How a seat playing ``policy`` moves in this game, worked out once a game, not once a move:
     the game's own fast policy and legal-play count where it has them."""
-    count = getattr(type(state), "num_legal_actions", None)
-
-    def open_plays(state: State, player: int) -> int:
-        return count(state, player) if count else len(state.legal_actions(player))
-
     if policy.startswith("mcts"):
         from .search import mcts_action, parse_budget
 
         budget = parse_budget(policy.partition(":")[2])
 
         def search(state: State, player: int, rng: random.Random, branching: list[int]) -> Any:
-            branching.append(open_plays(state, player))
+            branching.append(state.num_legal_actions(player))
             return mcts_action(game, state, player, rng, budget)
         return search
-    fast = getattr(game, f"{policy}_action", None)
+    fast = game.random_action if policy == "random" else game.greedy_action
     if fast is not None:
         def own(state: State, player: int, rng: random.Random, branching: list[int]) -> Any:
-            branching.append(open_plays(state, player))
+            branching.append(state.num_legal_actions(player))
             return fast(state, player, rng)
         return own
 
@@ -319,7 +298,7 @@ def _joint_action(game: Game, state: State, seats: Sequence[str], choosers: Sequ
     """Everyone's action at once; a generic greedy player assumes random opponents."""
     joint: list[Any] = []
     for player in range(game.num_players):
-        if seats[player] == "greedy" and getattr(game, "greedy_action", None) is None:
+        if seats[player] == "greedy" and game.greedy_action is None:
             actions = state.legal_actions(player)
             branching.append(len(actions))
             others = [rng.choice(state.legal_actions(p)) if p != player else None
@@ -426,36 +405,6 @@ def _card_figures(records: list[GameRecord]) -> dict[str, dict[str, Any]] | None
                          "win_rate_when_played": wins[name] / players[name] if players[name] else None,
                          "wilson_low": low, "wilson_high": high}
     return figures
-
-
-def rate_difference(a: int, b: int, n: int, z: float = Z95) -> tuple[float, float, float]:
-    """How many more of ``n`` games seat A won than seat B (a share), with a 95% interval.
-
-    Both counts come from the same games, so the interval is taken on the games one of the two
-    won: A's share of them gets a continuity-corrected Wilson interval (Newcombe 1998, method 4;
-    at 4 wins to 0 it still spans an even split, as an exact sign test would), scaled back to all
-    ``n`` games.
-    """
-    decided = a + b
-    if decided == 0:
-        # nobody won: the difference is 0 here, and could be as large as the share of games
-        # that might have been won
-        most = wilson_cc_interval(0, n, z)[1]
-        return 0.0, -most, most
-    q_low, q_high = wilson_cc_interval(a, decided, z)
-    scale = decided / n
-    return (a - b) / n, scale * (2 * q_low - 1), scale * (2 * q_high - 1)
-
-
-def wilson_cc_interval(successes: int, trials: int, z: float = Z95) -> tuple[float, float]:
-    """Wilson score interval with continuity correction: conservative for small counts."""
-    n, p = trials, successes / trials
-    denominator = 2 * (n + z * z)
-    low = 0.0 if successes == 0 else \
-        (2 * n * p + z * z - 1 - z * math.sqrt(z * z - 2 - 1 / n + 4 * p * (n * (1 - p) + 1))) / denominator
-    high = 1.0 if successes == n else \
-        (2 * n * p + z * z + 1 + z * math.sqrt(z * z + 2 - 1 / n + 4 * p * (n * (1 - p) - 1))) / denominator
-    return max(0.0, low), min(1.0, high)
 
 
 def verdict(report: dict[str, Any]) -> str:

@@ -16,7 +16,7 @@ from typing import Any
 
 from . import numbers
 from .colors import parse_color
-from .deck import deck_names, load_deck, slug
+from .deck import deck_names, slug
 from .errors import CardgenError
 from .export import FORMATS, Output
 from .games import GameInfo, game_class, game_info
@@ -24,6 +24,7 @@ from .games.base import OptionSpec
 from .model import Card, Deck, Player
 from .render.faces import Faces
 from .render.reference import option_on
+from .resolve import load_resolved
 from .sheets import DEFAULT_SHEET, DUPLEX_MODES, INK_MODES, SheetTemplate
 from .units import mm
 
@@ -78,7 +79,7 @@ def prepare_decks(names: Sequence[str], settings: BuildSettings) -> list[Deck]:
     deck, and finding none is an error.
     """
     check_settings(settings)
-    decks = [load_deck(name) for name in deck_names(names)]
+    decks = [load_resolved(name) for name in deck_names(names)]
     for game in dict.fromkeys(deck.game for deck in decks):
         info = game_info(game)
         if info is not None:

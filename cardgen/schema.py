@@ -7,8 +7,8 @@ written down exactly once. docs/deck-format.md explains it in prose.
 from __future__ import annotations
 
 import json
-
-from .games import BUNDLED
+from collections.abc import Iterable
+from typing import Any
 
 ID_PATTERN = r"^[a-z0-9][a-z0-9_-]*$"
 LENGTH_PATTERN = r"^-?([0-9]+(\.[0-9]*)?|\.[0-9]+)\s*(mm|in|cm|pt)$"
@@ -205,8 +205,7 @@ DECK_SCHEMA = {
         "author": {"type": "string", "minLength": 1, "maxLength": 120,
                    "description": "who made the deck: the PDFs' Author"},
         "game": {"type": "string", "pattern": ID_PATTERN, "maxLength": 60,
-                 "description": f"the game: {', '.join(BUNDLED)}, a game an installed plug-in adds, "
-                                f"or none"},
+                 "description": "the game: a bundled game, a game an installed plug-in adds, or none"},
         "orientation": {"type": "string", "enum": ["landscape", "portrait"]},
         "per_player": {"type": "boolean"},
         "players": {
@@ -281,5 +280,13 @@ DECK_SCHEMA = {
 }
 
 
-def schema_json() -> str:
-    return json.dumps(DECK_SCHEMA, indent=2)
+def schema_json(games: Iterable[str] = ()) -> str:
+    """The schema as editors read it, naming ``games`` (the bundled game ids, from the game registry)
+    where a deck names its game; the loader itself takes any id there and the resolve step checks it."""
+    schema: dict[str, Any] = DECK_SCHEMA
+    names = ", ".join(games)
+    if names:
+        game = {**schema["properties"]["game"],
+                "description": f"the game: {names}, a game an installed plug-in adds, or none"}
+        schema = {**schema, "properties": {**schema["properties"], "game": game}}
+    return json.dumps(schema, indent=2)

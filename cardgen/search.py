@@ -72,7 +72,7 @@ def parse_budget(text: str) -> Budget:
 
 def can_search(state: State) -> bool:
     """Whether the engine can deal a position again for a player (``State.determinize``)."""
-    return type(state).determinize is not State.determinize
+    return state.determinize is not None
 
 
 class _Node:
@@ -95,14 +95,15 @@ def mcts_action(game: Game, state: State, player: int, rng: random.Random,
                 budget: Budget = Budget(), exploration: float | None = None) -> Any:
     """The action (the player's own part at a simultaneous turn) the search likes best; the
     exploration constant is the game's own (``Game.exploration``) where it sets one."""
-    if not can_search(state):
+    determinize = state.determinize
+    if determinize is None:
         raise CardgenError(f"{game.name or type(game).__name__}: the mcts policy needs the engine to "
                            f"deal hidden cards again (State.determinize); this engine does not")
     if exploration is None:
-        exploration = getattr(game, "exploration", EXPLORATION)
+        exploration = EXPLORATION if game.exploration is None else game.exploration
     players = game.num_players
     root = _Node(players)
-    guided = getattr(game, "search_guided", False) and state.current_player() != SIMULTANEOUS
+    guided = game.search_guided and state.current_player() != SIMULTANEOUS
     if guided:
         root.order = _ranked(game, state, player)
     deadline = time.perf_counter() + budget.seconds if budget.seconds is not None else None
@@ -112,7 +113,7 @@ def mcts_action(game: Game, state: State, player: int, rng: random.Random,
             break
         if deadline is not None and done > 0 and time.perf_counter() >= deadline:
             break
-        det = state.determinize(player, rng)
+        det = determinize(player, rng)
         if guided:
             _simulate_guided(game, det, root, rng, exploration)
         else:
@@ -237,7 +238,7 @@ def _ranked(game: Game, state: State, player: int) -> list[Any]:
 
 
 def _greedy_reply(game: Game, det: State, mover: int, rng: random.Random) -> Any:
-    greedy = getattr(game, "greedy_action", None)
+    greedy = game.greedy_action
     return greedy(det, mover, rng) if greedy is not None else _ranked(game, det, mover)[0]
 
 
@@ -273,9 +274,10 @@ def _rollout(game: Game, state: State, rng: random.Random) -> list[float]:
     """Random moves to the end; or, for a game that can judge a position (``Game.evaluate``), for
     ROLLOUT_DEPTH moves and then its judgement. A game may play its rollouts its own way
     (``Game.rollout_action(state, player, rng)``, which need not be uniform)."""
-    fast = getattr(game, "rollout_action", None) or getattr(game, "random_action", None)
-    evaluate = getattr(game, "evaluate", None)
-    limit = getattr(game, "rollout_depth", ROLLOUT_DEPTH) if evaluate is not None else MAX_ROLLOUT
+    fast = game.rollout_action or game.random_action
+    evaluate = game.evaluate
+    depth = ROLLOUT_DEPTH if game.rollout_depth is None else game.rollout_depth
+    limit = depth if evaluate is not None else MAX_ROLLOUT
     moves = 0
     while not state.is_terminal():
         if moves >= limit:

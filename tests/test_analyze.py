@@ -6,13 +6,18 @@ import re
 
 import pytest
 
-from cardgen.analyze import QUESTIONS, Settings, analyze
+from cardgen.analyze import Settings, analyze, chart_of
+from cardgen.games import game_info
+from cardgen.games.questions import QUICK_RUN
 
 IDS = ["cc-target", "cc-last-player", "cc-pbx", "dcb-variants", "cf-rounds", "cf-status-power"]
+GAMES = ("common-carrier", "dotcombust", "clusterfuck")
+#: per game, the full run's policy and games, as the game declares them
+FULL_RUN = {game: game_info(game).questions.full_run for game in GAMES}
 
 
 def test_every_question_of_the_issue_is_asked():
-    assert [q.id for q in QUESTIONS] == IDS
+    assert [q.id for game in GAMES for q in game_info(game).questions.questions] == IDS
 
 
 @pytest.mark.parametrize("game", ["common-carrier", "dotcombust", "clusterfuck"])
@@ -23,6 +28,8 @@ def test_a_quick_analysis_answers_with_evidence(game):
         assert set(answer) >= {"id", "question", "answer", "evidence", "confidence"}
         assert answer["evidence"]["policy"] == "random"
         assert re.search(r"\d", answer["answer"]), answer["answer"]
+        title, labels, values, _ = chart_of(answer, game)
+        assert title and len(labels) == len(values) > 0
     json.dumps(report)
 
 
@@ -35,11 +42,11 @@ def test_the_command_names_unknown_games_and_questions(cli):
 
 
 def test_the_report_is_written_as_pdf_or_html_with_a_chart_per_answer(tmp_path):
-    from cardgen.analyze import chart_of, write_report
+    from cardgen.analyze import write_report
 
     report = analyze("clusterfuck", Settings(policy="random", games=4, quick=True))
     for answer in report["questions"]:
-        title, labels, values, _ = chart_of(answer)
+        title, labels, values, _ = chart_of(answer, "clusterfuck")
         assert title and len(labels) == len(values) > 0
     pdf = write_report(report, tmp_path / "a.pdf").read_bytes()
     assert pdf.startswith(b"%PDF")
@@ -50,7 +57,7 @@ def test_the_report_is_written_as_pdf_or_html_with_a_chart_per_answer(tmp_path):
 
 
 def test_the_plan_is_known_before_the_first_game_and_shares_experiments():
-    from cardgen.analyze import FULL_RUN, QUICK_RUN, plan
+    from cardgen.analyze import plan
 
     full = plan("clusterfuck", Settings())
     # both Clusterfuck questions read the same four playtests: played once
@@ -138,8 +145,6 @@ def test_the_help_and_the_readme_give_the_full_run_sizes_the_code_plays(cli):
     """The full run's policy and games per game are stated in `analyze --help` and the README; a
     change to FULL_RUN must change them too."""
     from conftest import ROOT
-
-    from cardgen.analyze import FULL_RUN, QUICK_RUN
 
     helped = " ".join(re.sub(r"-\n\s*", "-", cli("analyze", "--help").output).split())  # unwrapped
     readme = " ".join((ROOT / "README.md").read_text(encoding="utf-8").split())

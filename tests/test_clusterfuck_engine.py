@@ -10,19 +10,31 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from cardgen.errors import CardgenError, Location
-from cardgen.games import clusterfuck as cf
-from cardgen.games.clusterfuck import (
+from cardgen.games.base import TERMINAL, IllegalAction
+from cardgen.games.clusterfuck.cards import (
     COMPLY,
+    NO_ASSIGN,
     NO_DEMAND,
     PASS,
+    RANKS,
     REFUSE,
-    ClusterfuckGame,
-    check_deck,
+    SUITS,
+    action_to_string,
+    assign_action,
     demand_action,
-    game_from_deck,
+    give_back_action,
+    keep_action,
     play_action,
-    status_cards,
-    status_title,
+)
+from cardgen.games.clusterfuck.policies import ClusterfuckGame
+from cardgen.games.clusterfuck.printing import check_deck, game_from_deck, status_cards, status_title
+from cardgen.games.clusterfuck.rules import (
+    ASSIGN_STATUS,
+    CHOOSE_DEMAND,
+    GIVING_BACK,
+    KEEP_STATUS,
+    PLAY,
+    ClusterfuckState,
 )
 from cardgen.model import Card
 
@@ -47,7 +59,7 @@ def playout(game, seed, policy="random", check=None):
 
 
 def hand(state, seat):
-    return " ".join(r for r, k in zip(cf.RANKS, state.hands[seat]) for _ in range(k))
+    return " ".join(r for r, k in zip(RANKS, state.hands[seat]) for _ in range(k))
 
 
 def status_deck(players, *, standard=None, titles=None, extra=(), options=None):
@@ -59,7 +71,7 @@ def status_deck(players, *, standard=None, titles=None, extra=(), options=None):
     ]
     if standard:
         cards += [Card(id=f"{r}-{s}", kind="playing", fields={"rank": r, "suit": s})
-                  for r in cf.RANKS for s in cf.SUITS]
+                  for r in RANKS for s in SUITS]
     opts = {"players": players, **({"standard_deck": True} if standard else {}), **(options or {})}
     return SimpleNamespace(
         path=Path("decks/clusterfuck.yaml"), options=opts, cards=tuple(cards) + tuple(extra),
@@ -365,7 +377,7 @@ def test_players_holding_one_card_cannot_be_asked_for_a_card():
     state.apply_action(play_action("A", 1))
     for _ in range(3):
         state.apply_action(PASS)
-    assert {cf.ClusterfuckState.action_to_string(state, a).rsplit(" ", 1)[-1] for a in state.legal_actions()
+    assert {ClusterfuckState.action_to_string(state, a).rsplit(" ", 1)[-1] for a in state.legal_actions()
             if a != NO_DEMAND} == {"2"}
     assert demand_action(2) in state.legal_actions() and demand_action(1) not in state.legal_actions()
 
@@ -446,7 +458,7 @@ def test_a_rank_the_winner_sees_all_four_of_cannot_be_named():
     # 8: three in seat 0's hand, the fourth somewhere it cannot see
     named = {state.action_to_string(a).split()[2] for a in state.legal_actions() if a != NO_DEMAND}
     assert named == {"card", "4", "5", "6", "8", "J", "Q", "K"}
-    with pytest.raises(cf.IllegalAction):
+    with pytest.raises(IllegalAction):
         state.apply_action(demand_action(1, "9"))
 
 
@@ -455,11 +467,11 @@ def test_every_action_reads_as_words():
         PASS: "pass", play_action("10", 3): "play 3x 10", NO_DEMAND: "no demand",
         COMPLY: "comply", REFUSE: "refuse",
         demand_action(3): "demand best card from seat 3", demand_action(11, "Q"): "demand a Q from seat 11",
-        cf.keep_action(2): "keep status 2", cf.NO_ASSIGN: "assign no status card",
-        cf.assign_action(11, 12): "assign status 12 to seat 11", cf.give_back_action("3"): "give back a 3",
+        keep_action(2): "keep status 2", NO_ASSIGN: "assign no status card",
+        assign_action(11, 12): "assign status 12 to seat 11", give_back_action("3"): "give back a 3",
     }
     for action, words in names.items():
-        assert cf.action_to_string(action) == words
+        assert action_to_string(action) == words
 
 # ---------------------------------------------------------------- going out and rounds
 
@@ -487,11 +499,11 @@ def test_round_end_crowns_the_first_out_reseats_by_finish_and_redeals():
     _, state = end_round_1({"exchange": 0})
     assert state.round_no == 2 and state.rounds_won == [0, 1, 0, 0]
     assert state.order == [1, 2, 3, 0]
-    assert state.status == [4, 0, 0, 0] and state.phase == cf.KEEP_STATUS
-    state.apply_action(cf.keep_action(1))
-    state.apply_action(cf.assign_action(2, 2))
+    assert state.status == [4, 0, 0, 0] and state.phase == KEEP_STATUS
+    state.apply_action(keep_action(1))
+    state.apply_action(assign_action(2, 2))
     assert state.status == [4, 1, 2, 3]
-    assert state.current_player() == 1 and state.phase == cf.PLAY
+    assert state.current_player() == 1 and state.phase == PLAY
     assert sum(state.held) == 52 and sorted(state.held) == [13, 13, 13, 13]
     # the new Asshole is public; the Magnate knows whom he gave card 2; the rest is secret
     n = 4
@@ -503,12 +515,12 @@ def test_round_end_crowns_the_first_out_reseats_by_finish_and_redeals():
 def test_with_eight_players_the_first_four_in_the_new_seating_get_seven_cards():
     state = ClusterfuckGame(8).position(["3", "4", "5", "6", "7", "8", "9", "10 10"], list(range(1, 9)))
     for seat in range(7):
-        state.apply_action(play_action(cf.RANKS[seat], 1))
+        state.apply_action(play_action(RANKS[seat], 1))
     assert state.order == list(range(8))
     assert state.held == [7, 7, 7, 7, 6, 6, 6, 6]
-    state.apply_action(cf.keep_action(1))
-    state.apply_action(cf.assign_action(1, 2))
-    while state.phase == cf.GIVING_BACK:
+    state.apply_action(keep_action(1))
+    state.apply_action(assign_action(1, 2))
+    while state.phase == GIVING_BACK:
         state.apply_action(state.legal_actions()[0])
     assert state.held == [7, 7, 7, 7, 6, 6, 6, 6]
     assert state.status[0] == 1 and state.status[1] == 2 and state.status[7] == 8
@@ -522,7 +534,7 @@ def test_the_first_player_magnate_of_rounds_to_win_rounds_is_the_true_magnate():
     state.apply_action(PASS)
     assert not state.is_terminal()
     state.apply_action(play_action("5", 1))        # seat 2 out: only seat 1 has cards
-    assert state.is_terminal() and state.current_player() == cf.TERMINAL
+    assert state.is_terminal() and state.current_player() == TERMINAL
     assert state.rounds_won == [2, 0, 0] and state.rounds_played == 4
     assert state.returns() == [1.0, 0.0, 0.0] and state.winners() == [0]
     assert state.legal_actions() == []
@@ -551,23 +563,23 @@ def test_round_1_statuses_do_not_count_as_keeping_a_place():
 
 def test_the_magnate_chooses_his_own_status_card_from_all_but_the_asshole_card():
     _, state = end_round_1()
-    assert state.current_player() == 1 and state.phase == cf.KEEP_STATUS
-    assert state.legal_actions() == [cf.keep_action(k) for k in (1, 2, 3)]
-    state.apply_action(cf.keep_action(2))
-    assert state.status[1] == 2 and state.phase == cf.ASSIGN_STATUS and state.current_player() == 1
-    with pytest.raises(cf.IllegalAction):
-        end_round_1()[1].apply_action(cf.keep_action(4))
+    assert state.current_player() == 1 and state.phase == KEEP_STATUS
+    assert state.legal_actions() == [keep_action(k) for k in (1, 2, 3)]
+    state.apply_action(keep_action(2))
+    assert state.status[1] == 2 and state.phase == ASSIGN_STATUS and state.current_player() == 1
+    with pytest.raises(IllegalAction):
+        end_round_1()[1].apply_action(keep_action(4))
 
 
 def test_the_magnate_may_assign_one_card_to_anyone_but_himself_and_the_asshole():
     _, state = end_round_1()
-    state.apply_action(cf.keep_action(2))
+    state.apply_action(keep_action(2))
     assert sorted(state.legal_actions()) == sorted(
-        [cf.NO_ASSIGN] + [cf.assign_action(q, k) for q in (2, 3) for k in (1, 3)])
-    state.apply_action(cf.assign_action(3, 1))
+        [NO_ASSIGN] + [assign_action(q, k) for q in (2, 3) for k in (1, 3)])
+    state.apply_action(assign_action(3, 1))
     assert state.status == [4, 2, 3, 1]
-    with pytest.raises(cf.IllegalAction):
-        state.clone().apply_action(cf.assign_action(0, 1))
+    with pytest.raises(IllegalAction):
+        state.clone().apply_action(assign_action(0, 1))
 
 
 def test_without_an_assignment_the_rest_are_dealt_at_random_and_stay_secret():
@@ -576,9 +588,9 @@ def test_without_an_assignment_the_rest_are_dealt_at_random_and_stay_secret():
         game = ClusterfuckGame(6, {"exchange": 0})
         state = game.position(["3", "4", "5", "6", "7", "8 8"], list(range(1, 7)), seed=seed)
         for seat in range(5):
-            state.apply_action(play_action(cf.RANKS[seat], 1))
-        state.apply_action(cf.keep_action(1))
-        state.apply_action(cf.NO_ASSIGN)
+            state.apply_action(play_action(RANKS[seat], 1))
+        state.apply_action(keep_action(1))
+        state.apply_action(NO_ASSIGN)
         assert state.status[0] == 1 and state.status[5] == 6 and sorted(state.status[1:5]) == [2, 3, 4, 5]
         assert [state.known[0 * 6 + q] for q in range(6)] == [1, 0, 0, 0, 0, 6]
         seen.add(tuple(state.status))
@@ -588,29 +600,29 @@ def test_without_an_assignment_the_rest_are_dealt_at_random_and_stay_secret():
 def test_exchange_the_asshole_gives_his_best_cards_and_the_magnate_chooses_what_goes_back():
     _, state = end_round_1({"exchange": 2})
     dealt = [list(h) for h in state.hands]
-    state.apply_action(cf.keep_action(1))
-    state.apply_action(cf.assign_action(2, 2))
+    state.apply_action(keep_action(1))
+    state.apply_action(assign_action(2, 2))
     # the Asshole (seat 0) has given his 2 best, the third out (seat 3) his best, at once
     best = [r for r in reversed(range(13)) for _ in range(dealt[0][r])][:2]
     assert state.held == [11, 15, 14, 12]
     assert all(state.hands[1][r] >= dealt[1][r] + best.count(r) for r in set(best))
-    assert state.phase == cf.GIVING_BACK and state.current_player() == 1
-    assert state.legal_actions() == [cf.give_back_action(r) for r in range(13) if state.hands[1][r]]
+    assert state.phase == GIVING_BACK and state.current_player() == 1
+    assert state.legal_actions() == [give_back_action(r) for r in range(13) if state.hands[1][r]]
     lowest = next(r for r in range(13) if state.hands[1][r])
-    state.apply_action(cf.give_back_action(lowest))
+    state.apply_action(give_back_action(lowest))
     assert state.current_player() == 1 and state.held[0] == 12
     state.apply_action(state.legal_actions()[-1])      # the Magnate may give back any card, even a 2
-    assert state.current_player() == 2 and state.phase == cf.GIVING_BACK
+    assert state.current_player() == 2 and state.phase == GIVING_BACK
     state.apply_action(state.legal_actions()[0])
-    assert state.phase == cf.PLAY and state.current_player() == 1
+    assert state.phase == PLAY and state.current_player() == 1
     assert state.held == [13, 13, 13, 13] and state.cards_total() == 52
 
 
 def test_with_exchange_zero_the_round_starts_after_the_status_cards():
     _, state = end_round_1({"exchange": "0"})
-    state.apply_action(cf.keep_action(1))
-    state.apply_action(cf.NO_ASSIGN)
-    assert state.phase == cf.PLAY and state.current_player() == 1 and state.held == [13] * 4
+    state.apply_action(keep_action(1))
+    state.apply_action(NO_ASSIGN)
+    assert state.phase == PLAY and state.current_player() == 1 and state.held == [13] * 4
 
 
 @pytest.mark.parametrize("players, exchange, pairs", [
@@ -619,17 +631,17 @@ def test_with_exchange_zero_the_round_starts_after_the_status_cards():
 ])
 def test_each_pair_inwards_swaps_one_card_fewer(players, exchange, pairs):
     game = ClusterfuckGame(players, {"exchange": exchange})
-    hands = [cf.RANKS[seat % 12] for seat in range(players - 1)] + ["2 2"]
+    hands = [RANKS[seat % 12] for seat in range(players - 1)] + ["2 2"]
     state = game.position(hands, list(range(1, players + 1)))
     for seat in range(players - 1):
         state.apply_action(play_action(hands[seat], 1))
-    state.apply_action(cf.keep_action(1))
-    state.apply_action(cf.NO_ASSIGN)
+    state.apply_action(keep_action(1))
+    state.apply_action(NO_ASSIGN)
     assert [tuple(o) for o in state.owed] == pairs
     dealt = 52 // players
     for winner, loser, cards in pairs:
         assert state.held[loser] <= dealt + 1 - cards and state.held[winner] >= dealt + cards
-    while state.phase == cf.GIVING_BACK:
+    while state.phase == GIVING_BACK:
         state.apply_action(state.legal_actions()[0])
     assert state.held == [dealt + (1 if i < 52 % players else 0) for i in range(players)]
 
@@ -637,23 +649,23 @@ def test_each_pair_inwards_swaps_one_card_fewer(players, exchange, pairs):
 def test_greedy_magnate_keeps_card_1_promotes_the_runner_up_and_gives_back_his_lowest():
     game, state = end_round_1()
     rng = random.Random(0)
-    assert game.greedy_action(state, 1, rng) == cf.keep_action(1)
-    state.apply_action(cf.keep_action(1))
-    assert game.greedy_action(state, 1, rng) == cf.assign_action(2, 2)
-    state.apply_action(cf.assign_action(2, 2))
+    assert game.greedy_action(state, 1, rng) == keep_action(1)
+    state.apply_action(keep_action(1))
+    assert game.greedy_action(state, 1, rng) == assign_action(2, 2)
+    state.apply_action(assign_action(2, 2))
     lowest = next(r for r in range(13) if state.hands[1][r])
-    assert game.greedy_action(state, 1, rng) == cf.give_back_action(lowest)
+    assert game.greedy_action(state, 1, rng) == give_back_action(lowest)
     _, other = end_round_1()
-    other.apply_action(cf.keep_action(2))
-    assert game.greedy_action(other, 1, rng) == cf.assign_action(2, 1)
+    other.apply_action(keep_action(2))
+    assert game.greedy_action(other, 1, rng) == assign_action(2, 1)
 
 
 def test_greedy_asshole_demands_from_last_rounds_magnate_whose_card_is_secret():
     game, state = end_round_1({"exchange": 0})
-    state.apply_action(cf.keep_action(1))
-    state.apply_action(cf.NO_ASSIGN)
+    state.apply_action(keep_action(1))
+    state.apply_action(NO_ASSIGN)
     state.trick_winner = state.player = 0
-    state.phase = cf.CHOOSE_DEMAND
+    state.phase = CHOOSE_DEMAND
     assert state.known[0 * 4 + 1] == 0
     assert game.greedy_action(state, 0, random.Random(0)) == demand_action(1)
 
@@ -679,7 +691,7 @@ def test_cards_played_add_up_over_rounds_and_survive_a_clone():
     state, _ = playout(game, 3)
     played = state.cards_played()
     assert sum(len(p) for p in played) > 52 * (state.rounds_played - 1)
-    assert all(name in cf.RANKS for p in played for name in p)
+    assert all(name in RANKS for p in played for name in p)
     held = state.cards_held()
     assert [len(h) for h in held] == state.held and sum(state.held) + sum(state.played) == 52
     copy = state.clone()
@@ -831,7 +843,7 @@ def test_any_table_plays_to_a_single_true_magnate_with_every_card_accounted_for(
 
     def check(state):
         assert state.cards_total() == 52
-        if state.phase not in (cf.KEEP_STATUS, cf.ASSIGN_STATUS):
+        if state.phase not in (KEEP_STATUS, ASSIGN_STATUS):
             assert sorted(state.status) == list(range(1, players + 1))
         assert sorted(state.order) == list(range(players))
 
@@ -857,14 +869,14 @@ def test_the_summary_reports_means_per_game():
 def test_each_round_draws_its_statuses_and_its_deal_from_one_generator(monkeypatch):
     # two generators from the same seed would tie the deal to the secret statuses
     seeds_used = []
-    original = cf.ClusterfuckState._round_rng
+    original = ClusterfuckState._round_rng
 
     def counting(self):
         seeds_used.append(self.round_no)
         return original(self)
 
-    monkeypatch.setattr(cf.ClusterfuckState, "_round_rng", counting)
-    game = cf.ClusterfuckGame(5, {"rounds_to_win": 3})
+    monkeypatch.setattr(ClusterfuckState, "_round_rng", counting)
+    game = ClusterfuckGame(5, {"rounds_to_win": 3})
     rng = random.Random(7)
     state = game.new_initial_state(random.Random(7))
     while not state.is_terminal():

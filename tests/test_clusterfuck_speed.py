@@ -5,7 +5,8 @@ import random
 
 import pytest
 
-from cardgen.games.clusterfuck import ClusterfuckGame, ClusterfuckState
+from cardgen.games.clusterfuck.policies import ClusterfuckGame
+from cardgen.games.clusterfuck.rules import ClusterfuckState
 
 
 def snapshot(state):
@@ -148,6 +149,21 @@ def test_a_random_playout_is_the_checked_step_by_step_game_move_for_move(players
         assert quick.cards_held() == stepped.cards_held()
 
 
+def test_the_fast_playouts_copy_of_the_rules_is_the_step_code_game_by_game_over_many_seeds():
+    """``playout._play_round_out`` is a second copy of the rules of a trick and a demand: over many
+    seeds, every player count and exchange size, it plays each game the step code plays from the
+    same draws (every decision's count of legal actions, the end, the figures, the cards)."""
+    for seed in range(150):
+        players = 3 + seed % 10
+        options = {"exchange": seed % 5, "rounds_to_win": 1 + seed % 3}
+        game = ClusterfuckGame(players, options)
+        (stepped, stepped_branching, stepped_moves), (quick, branching, moves) = stepped_and_played_out(game, seed)
+        assert (branching, moves) == (stepped_branching, stepped_moves), (seed, players)
+        assert position_of(quick) == position_of(stepped), (seed, players)
+        assert game.metrics(quick) == game.metrics(stepped)
+        assert quick.cards_played() == stepped.cards_played() and quick.cards_held() == stepped.cards_held()
+
+
 @pytest.mark.parametrize("options", [{"exchange": 0}, {"exchange": 4, "rounds_to_win": 2}, {"bluff": 1.0}])
 def test_a_random_playout_follows_the_options(options):
     game = ClusterfuckGame(6, options)
@@ -213,7 +229,7 @@ def test_the_runner_plays_all_random_clusterfuck_games_out_whole_with_the_steppe
 
 @pytest.mark.parametrize("players", [3, 7, 8, 12])
 def test_a_deal_gives_the_hands_of_shuffling_the_deck_and_dealing_it_from_the_leader(players):
-    from cardgen.games.clusterfuck import _FULL_DECK, _deal
+    from cardgen.games.clusterfuck.cards import _FULL_DECK, _deal
 
     for seed in range(200):
         order = random.Random(seed).sample(range(players), players)
@@ -229,7 +245,7 @@ def test_a_deal_gives_the_hands_of_shuffling_the_deck_and_dealing_it_from_the_le
 
 
 def test_the_playouts_rank_masks_mark_the_ranks_a_hand_holds_c_times_or_more():
-    from cardgen.games.clusterfuck import _rank_masks
+    from cardgen.games.clusterfuck.playout import _rank_masks
 
     rng = random.Random(1)
     for _ in range(300):
@@ -245,7 +261,7 @@ def test_the_round_generators_are_random_random_seeded_alike_and_shuffle_as_it_d
     and ``_shuffle`` makes ``shuffle``'s draws: the same orders, and the generators left alike."""
     import _random
 
-    from cardgen.games.clusterfuck import _shuffle
+    from cardgen.games.clusterfuck.cards import _shuffle
 
     for seed in [*range(300), 2**48 - 1, 2**64 + 5, 12345678901234567890123]:
         items = list(range(1, 1 + seed % 13))

@@ -12,7 +12,6 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from cardgen.errors import CardgenError, Location
-from cardgen.games import common_carrier as cc
 from cardgen.games.base import TERMINAL, IllegalAction
 from cardgen.games.common_carrier import (
     BASIC_PATTERNS,
@@ -23,9 +22,15 @@ from cardgen.games.common_carrier import (
     RIGHT,
     TOP,
     CommonCarrierGame,
+    board,
     check_deck,
     game_from_deck,
+    plays,
+    policies,
+    printing,
+    rules,
     standard_printing,
+    target_reachable,
     turned,
 )
 from cardgen.model import Back, Card, Deck, Edges, Player
@@ -40,7 +45,7 @@ def roomy_game(**options) -> CommonCarrierGame:
     return CommonCarrierGame(options=options, printed=[printed, printed], gray=[(30, 8), (30, 8)])
 
 
-def take(state: cc.CommonCarrierState, player: int, mask: int) -> tuple[int, bool]:
+def take(state: rules.CommonCarrierState, player: int, mask: int) -> tuple[int, bool]:
     """An unused card of ``player`` showing ``mask`` (turned if need be)."""
     game = state.game
     for card in game.cards_of(player, mask):
@@ -50,7 +55,7 @@ def take(state: cc.CommonCarrierState, player: int, mask: int) -> tuple[int, boo
     raise AssertionError(f"no card {mask} left")
 
 
-def lay(state: cc.CommonCarrierState, player: int, cells: dict[tuple[int, int], int]) -> None:
+def lay(state: rules.CommonCarrierState, player: int, cells: dict[tuple[int, int], int]) -> None:
     for (row, col), mask in cells.items():
         card, is_turned = take(state, player, mask)
         state.put(card, row, col, is_turned)
@@ -217,7 +222,7 @@ def test_turned_card_swaps_top_with_bottom_and_left_with_right():
     card = game.cards_of(0, TOP | RIGHT)[0]
     assert game.card_mask[card] == TOP | RIGHT
     state.put(card, 4, 4, True)
-    assert state.mask[cc.cell_of(4, 4)] == BOTTOM | LEFT
+    assert state.mask[board.cell_of(4, 4)] == BOTTOM | LEFT
 
 
 def test_first_card_of_the_game_goes_in_the_middle_and_the_second_touches_it():
@@ -230,7 +235,7 @@ def test_first_card_of_the_game_goes_in_the_middle_and_the_second_touches_it():
         assert max(abs(r1 - r2), abs(c1 - c2)) == 1
 
 
-def full_pbx_board(game: CommonCarrierGame) -> cc.CommonCarrierState:
+def full_pbx_board(game: CommonCarrierGame) -> rules.CommonCarrierState:
     """A 5 x 5 of PBX: only another PBX fits anywhere; player 1 will draw two PBX."""
     state = game.empty_state()
     lay(state, 0, {(r, c): PBX_MASK for r in range(2, 7) for c in range(2, 7)})
@@ -244,7 +249,7 @@ def test_a_player_who_cannot_play_shows_the_cards_and_they_are_discarded():
     eggs = [take(state, 0, GOOSE_MASK)[0] for _ in range(2)]
     state.give_turn(0, eggs)
     assert state.current_player() == 1
-    assert state.phase == cc.PHASE_TURN  # the opponent could not use them either
+    assert state.phase == rules.PHASE_TURN  # the opponent could not use them either
     assert sorted(state.discards[0]) == sorted(eggs)
 
 
@@ -254,12 +259,12 @@ def test_shown_cards_are_placed_by_the_opponent_when_one_fits():
     egg = take(state, 0, GOOSE_MASK)[0]
     pbx = take(state, 0, PBX_MASK)[0]
     state.give_turn(0, [egg, pbx])  # the PBX fits anywhere, the egg nowhere: no full play
-    assert state.current_player() == 1 and state.phase == cc.PHASE_HANDOVER
+    assert state.current_player() == 1 and state.phase == rules.PHASE_HANDOVER
     actions = state.legal_actions()
     assert actions and all(len(a) == 1 and a[0][0] == pbx for a in actions)
     state.apply_action(actions[0])
     assert egg in state.discards[0]
-    assert state.current_player() == 1 and state.phase == cc.PHASE_TURN
+    assert state.current_player() == 1 and state.phase == rules.PHASE_TURN
 
 
 def test_if_both_reach_the_target_on_one_move_the_mover_wins():
@@ -353,7 +358,7 @@ def test_endgame_plays_one_card_per_turn_once_the_deck_is_empty():
     rng = random.Random(2)
     seen_single = False
     while not state.is_terminal():
-        if state.phase == cc.PHASE_TURN:
+        if state.phase == rules.PHASE_TURN:
             assert state._level == (1 if not state.decks[state.player] else 2) or \
                 len(state.hands[state.player]) == 1
             seen_single |= state._level == 1
@@ -380,7 +385,7 @@ def test_random_playouts_keep_every_rule_at_every_step(options):
                 assert state.card_count(p) == total[p]
             assert state.is_legal_board()
             player = state.current_player()
-            holding = state.pending if state.phase == cc.PHASE_HANDOVER else state.hands[player]
+            holding = state.pending if state.phase == rules.PHASE_HANDOVER else state.hands[player]
             assert holding, "whoever decides holds the cards to play"
             count = state.num_legal_actions()
             assert count >= 1
@@ -450,23 +455,85 @@ def test_sampled_actions_are_drawn_uniformly(options, seed, moves):
     assert chi2 < dof + 6 * (2 * dof) ** 0.5
 
 
-def _brute_force_positions(state: cc.CommonCarrierState) -> set:
+def _none_apart_but_some_swapped(state: rules.CommonCarrierState, combo: tuple) -> bool:
+    """Whether ``combo`` of two kinds has no placements apart while the pairing with the two
+    orientation indices swapped has some (a draw once read the wrong one of the two)."""
+    kind, a, ma, b, mb = combo
+    masks = state.game.card_mask
+    oa, ob = board._ORIENTATIONS[masks[a]], board._ORIENTATIONS[masks[b]]
+    i, j = oa.index(ma), ob.index(mb)
+    swapped = state._apart.get((oa[j], ob[i])) if j < len(oa) and i < len(ob) else None
+    return kind == "two" and state._apart[(ma, mb)][0] == 0 and swapped is not None and swapped[0] > 0
+
+
+@pytest.mark.parametrize("options", [{}, {"gray_rule": True, "endgame": True}])
+def test_each_combination_counts_its_listed_plays_and_every_pick_draws_one_of_them(options):
+    """The combinations' weights are twice the plays listed, and each pick ``_sample_pair`` is given
+    (the index ``sample_action`` draws) lays one of the listed plays: the ones drawn near the board and
+    apart, the ones counted out (each a different play), two cards of a kind, two kinds with none
+    apart where the swapped pairing has some."""
+    game = CommonCarrierGame(options=options)
+    masks = game.card_mask
+    seen = {"drawn apart": 0, "counted out": 0, "cards of a kind": 0, "two kinds, none apart beside some": 0}
+    for g in range(1000):
+        # every position of six games; after that, games until a rare case has been seen
+        if g >= 6 and all(seen.values()):
+            break
+        rng = random.Random(f"fast:{g}")
+        state = game.new_initial_state(rng)
+        while not state.is_terminal():
+            combos = state._combo_list()
+            assert state._combo_total == sum(weight for weight, _ in combos)
+            # two cards of a kind list each position once, under one of the two pairings of their
+            # orientations: the combination's own count for two kinds or one card
+            by_combo = [state._combo_actions(combo) for _, combo in combos]
+            assert 2 * sum(len(actions) for actions in by_combo) == state._combo_total
+            listed = {action for actions in by_combo for action in actions}
+            assert len(listed) == state._combo_total // 2
+            for (weight, combo), actions in zip(combos, by_combo):
+                if combo[0] != "same":
+                    assert 2 * len(actions) == weight
+                if combo[0] == "one":
+                    continue
+                rare = _none_apart_but_some_swapped(state, combo)
+                if g >= 6 and not rare:
+                    continue
+                kind, _, ma, _, mb = combo
+                apart = (state._apart.get((ma, mb)) or state._apart[(mb, ma)])[0]
+                seen["cards of a kind"] += kind == "same"
+                seen["two kinds, none apart beside some"] += rare
+                counted_out = []
+                for pick in range(weight if kind == "same" else weight // 2):
+                    seen["drawn apart" if pick < apart else "counted out"] += 1
+                    place = state._sample_pair(combo, pick, random.Random(pick))
+                    action = plays._placement_action(state, place, masks)
+                    assert action in listed
+                    if pick >= apart:
+                        counted_out.append(action)
+                if kind == "two":
+                    assert len(set(counted_out)) == len(counted_out)
+            state.apply_action(game.random_action(state, state.current_player(), rng))
+    # the picks above reached every way a pick is drawn
+    assert all(seen.values()), seen
+
+
+def _brute_force_positions(state: rules.CommonCarrierState) -> set:
     """Every legal end-of-turn position, by trying every placement near the board."""
     game = state.game
-    cards = state.pending if state.phase == cc.PHASE_HANDOVER else state.hands[state.player]
-    region = cc._near(cc._near(state.occ or 1 << cc.CENTER)) & cc.INNER_SET
-    cells = list(cc._bits(region))
+    cards = state.pending if state.phase == rules.PHASE_HANDOVER else state.hands[state.player]
+    region = board._near(board._near(state.occ or 1 << board.CENTER)) & board.INNER_SET
+    cells = list(board._bits(region))
     found = set()
     for chosen in itertools.permutations(cards, state._level):
         for where in itertools.permutations(cells, state._level):
-            if not state.occ and cc.CENTER not in where:
+            if not state.occ and board.CENTER not in where:
                 continue
             for flips in itertools.product((False, True), repeat=state._level):
                 trial = state.clone()
                 for card, cell, flip in zip(chosen, where, flips):
                     trial._put(card, cell, game._oriented(card, flip))
                 if trial.is_legal_board():
-                    found.add(frozenset((cc.canonical(game.card_mask[c]), cell, game._oriented(c, f))
+                    found.add(frozenset((board.canonical(game.card_mask[c]), cell, game._oriented(c, f))
                                         for c, cell, f in zip(chosen, where, flips)))
     return found
 
@@ -477,7 +544,7 @@ def _brute_force_positions(state: cc.CommonCarrierState) -> set:
 def test_listed_actions_match_brute_force(options, seed, moves):
     game, state, _ = _after_random_moves(options, seed, moves)
     assert not state.is_terminal(), "pick a position before the game ends"
-    listed = {frozenset((cc.canonical(game.card_mask[c]), cc.cell_of(r, col), game._oriented(c, t))
+    listed = {frozenset((board.canonical(game.card_mask[c]), board.cell_of(r, col), game._oriented(c, t))
                         for c, r, col, t in a) for a in state.legal_actions()}
     assert len(listed) == state.num_legal_actions()
     assert listed == _brute_force_positions(state)
@@ -513,15 +580,15 @@ def test_best_path_value_is_bounded_by_own_links_and_symmetric_in_pbx(cells, own
     assert state.value(0) == _value_by_enumeration(state, 0)
 
 
-def _value_by_enumeration(state: cc.CommonCarrierState, player: int) -> int:
+def _value_by_enumeration(state: rules.CommonCarrierState, player: int) -> int:
     """Max over pairs of the min own-link count, by Bellman-Ford over all cells."""
-    nodes = [c for c in range(cc.CELLS) if state.top[c] >= 0]
+    nodes = [c for c in range(board.CELLS) if state.top[c] >= 0]
     edges = []
     for c in nodes:
-        for side, step in ((1, 1), (2, cc.W)):
+        for side, step in ((1, 1), (2, board.W)):
             d = c + step
-            if (state.top[d] >= 0 and state.mask[c] & cc.SIDE_BITS[side]
-                    and state.mask[d] & cc.SIDE_BITS[cc.OPPOSITE[side]]):
+            if (state.top[d] >= 0 and state.mask[c] & board.SIDE_BITS[side]
+                    and state.mask[d] & board.SIDE_BITS[board.OPPOSITE[side]]):
                 own = (state.own[player] >> c) & 1 and (state.own[player] >> d) & 1
                 edges.append((c, d, 1 if own else 0))
     best = 0
@@ -553,20 +620,20 @@ def test_greedy_scores_every_play_as_if_it_were_laid(seed, steps, options):
     if state.is_terminal():
         return
     player = state.current_player()
-    after = cc._AfterMove(state)
+    after = policies._AfterMove(state)
     for action in state.legal_actions():
         laid = state.clone()
         for card, r, c, t in action:
-            laid._put(card, cc.cell_of(r, c), game._oriented(card, t))
+            laid._put(card, board.cell_of(r, c), game._oriented(card, t))
         measured = (laid.value(player), laid.value(1 - player))
         assert after.values(action, player) == measured
         if len(action) == 2:
             (a, ra, ca, ta), (b, rb, cb, tb) = action
-            x, y = cc.cell_of(ra, ca), cc.cell_of(rb, cb)
+            x, y = board.cell_of(ra, ca), board.cell_of(rb, cb)
             ma, mb = game._oriented(a, ta), game._oriented(b, tb)
             counts = game.card_counts
             place = (a, x, ma, b, y, mb)
-            if y - x not in cc._ORTH_STEPS:
+            if y - x not in board._ORTH_STEPS:
                 assert after.apart(place, player, x, counts[a], y, counts[b]) == measured
                 ix, iy = after.both(x, counts[a]), after.both(y, counts[b])
                 if ix is not None and iy is not None and not (ix[0] & iy[0] or ix[2] & iy[2]):
@@ -592,7 +659,7 @@ def test_greedy_plays_one_of_the_best_plays_by_laying_each(options):
             for action in state.legal_actions():
                 laid = state.clone()
                 for card, r, c, t in action:
-                    laid._put(card, cc.cell_of(r, c), game._oriented(card, t))
+                    laid._put(card, board.cell_of(r, c), game._oriented(card, t))
                 mine, theirs = laid.value(player), laid.value(1 - player)
                 scores[action] = (1000 if mine >= game.target else -1000 if theirs >= game.target
                                   else mine - theirs)
@@ -676,7 +743,7 @@ def test_deck_checks_flag_a_gray_card_with_some_edges():
 
 def test_the_target_is_shown_reachable_by_an_actual_layout():
     game = CommonCarrierGame(options={"target": 8})
-    layout = cc.find_winning_layout(game, 0)
+    layout = printing.find_winning_layout(game, 0)
     assert layout is not None and len(layout) == 9
     state = game.empty_state()
     for card, r, c, t in layout:
@@ -684,7 +751,7 @@ def test_the_target_is_shown_reachable_by_an_actual_layout():
     assert state.is_legal_board() and state.value(0) >= 8
     few = [(m, False, 1, f"b{m}") for m in BASIC_PATTERNS]
     small = CommonCarrierGame(options={"target": 8}, printed=[few, few])
-    assert not small.target_reachable(0)  # 8 cards cannot make 8 links
+    assert not target_reachable(small, 0)  # 8 cards cannot make 8 links
 
 
 def test_the_rules_card_is_not_a_tile_and_needs_none_of_its_checks():

@@ -5,9 +5,8 @@ import random
 
 import pytest
 
-from cardgen.games import common_carrier as cc
 from cardgen.games.base import IllegalAction
-from cardgen.games.common_carrier import CommonCarrierGame
+from cardgen.games.common_carrier import CommonCarrierGame, board, rules
 
 
 def positions(game: CommonCarrierGame, games: int, seed: int = 0):
@@ -20,7 +19,7 @@ def positions(game: CommonCarrierGame, games: int, seed: int = 0):
             state.apply_action(game.random_action(state, state.current_player(), rng))
 
 
-def fresh_listing(state: cc.CommonCarrierState) -> list[tuple]:
+def fresh_listing(state: rules.CommonCarrierState) -> list[tuple]:
     """legal_actions() of a copy with every cache dropped."""
     copy = state.clone()
     copy._invalidate()
@@ -64,7 +63,7 @@ PLAYOUT_OPTIONS = [{}, {"hole_card": True}, {"endgame": True, "tie_resolution": 
                    {"hole_card": True, "endgame": True, "tie_resolution": 2, "target": 6}]
 
 
-def outcome(game: CommonCarrierGame, state: cc.CommonCarrierState) -> tuple:
+def outcome(game: CommonCarrierGame, state: rules.CommonCarrierState) -> tuple:
     """Everything a playtest reads from a finished (or cut off) game, and where every card is."""
     return (state.moves, state.finished, state.winners(), state.returns(), state.decided_by,
             game.metrics(state), state.placed, state.placed_cells, state.decks, state.hands,
@@ -144,16 +143,16 @@ def test_the_win_measure_is_the_longest_of_the_distances_the_greedy_player_reads
     seen = stopped = 0
     for state, _ in positions(game, 4):
         line = state.line
-        hl, vl = line[1] & (line[3] >> 1), line[2] & (line[0] >> cc.W)
+        hl, vl = line[1] & (line[3] >> 1), line[2] & (line[0] >> board.W)
         for player in (0, 1):
             own = state.own[player]
-            hp, vp = hl & own & (own >> 1), vl & own & (own >> cc.W)
-            _root, adjacent = cc._link_graph(hl, vl, hp, vp)
-            longest = max((cc._reach(adjacent, node)[0] for node in adjacent), default=0)
-            assert cc._best_path(hl, vl, own) == longest
+            hp, vp = hl & own & (own >> 1), vl & own & (own >> board.W)
+            _root, adjacent = board._link_graph(hl, vl, hp, vp)
+            longest = max((board._reach(adjacent, node)[0] for node in adjacent), default=0)
+            assert board._best_path(hl, vl, own) == longest
             # asked only whether it reaches ``need``: exact from there, any number below it else
             for need in range(1, 9):
-                short = cc._best_path(hl, vl, own, need)
+                short = board._best_path(hl, vl, own, need)
                 assert short == longest if longest >= need else short < need
                 stopped += short != longest
             seen += longest > 2

@@ -117,3 +117,97 @@ def test_a_state_survives_serialisation_and_plays_on_identically(name):
     restored = pickle.loads(pickle.dumps(state))
     assert restored.current_player() == state.current_player()
     assert playout(restored, 21) == playout(state.clone(), 21)
+
+
+# --- every capability a game declares on Game and State (games/base.py) ------------------------
+
+def declaring(capability):
+    """The games whose engine declares ``capability`` (None where a game leaves it out)."""
+    return [name for name in GAMES if getattr(game_info(name).engine, capability) is not None]
+
+
+def test_every_bundled_game_declares_its_fast_paths_and_search_hooks():
+    bundled = {"common-carrier", "dotcombust", "clusterfuck"}
+    for capability in ("random_playout", "evaluate", "greedy_action"):
+        assert bundled <= set(declaring(capability)), capability
+    assert set(GAMES) <= {name for name in GAMES if new_state(name, 1).determinize is not None}
+
+
+def decision_nodes(name, seed, limit=400):
+    """States along one random game of ``name``, each a clone, with the player to move."""
+    state = new_state(name, seed)
+    rng = random.Random(seed)
+    for _ in range(limit):
+        if state.is_terminal():
+            return
+        player = state.current_player()
+        movers = range(state.game.num_players) if player == SIMULTANEOUS else [player]
+        yield state.clone(), list(movers)
+        state.apply_action(decide(state, rng))
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_declared_policies_choose_legal_actions_and_counts_match_the_listing(name):
+    game = game_info(name).engine()
+    policies = {label: policy for label, policy in (("random_action", game.random_action),
+                                                    ("greedy_action", game.greedy_action),
+                                                    ("rollout_action", game.rollout_action))
+                if policy is not None}
+    rng = random.Random(5)
+    for state, movers in decision_nodes(name, 5):
+        for player in movers:
+            legal = state.legal_actions(player)
+            assert state.num_legal_actions(player) == len(legal)
+            for label, policy in policies.items():
+                assert policy(state.clone(), player, rng) in legal, f"{name}: {label} chose an illegal action"
+            assert isinstance(game.heuristic(state, player), (int, float))
+
+
+@pytest.mark.parametrize("name", declaring("random_playout"))
+def test_a_declared_random_playout_plays_the_runners_game(name):
+    from cardgen.playtest import _play_out
+
+    game = game_info(name).engine()
+    assert game.random_playout is not None
+    for seed in range(8):
+        fast, slow = game.new_initial_state(random.Random(seed)), game.new_initial_state(random.Random(seed))
+        fast_rng, slow_rng = random.Random(seed), random.Random(seed)
+        fast_branching: list[int] = []
+        slow_branching: list[int] = []
+        moves = game.random_playout(fast, fast_rng, MAX_MOVES, fast_branching)
+        assert moves == _play_out(game, slow, ["random"] * game.num_players, slow_rng, MAX_MOVES, slow_branching)
+        assert fast_branching == slow_branching
+        assert fast.returns() == slow.returns()
+        assert fast_rng.getstate() == slow_rng.getstate()
+
+
+@pytest.mark.parametrize("name", declaring("evaluate"))
+def test_a_declared_evaluation_judges_every_unfinished_position(name):
+    game = game_info(name).engine()
+    assert game.evaluate is not None
+    assert game.rollout_depth is None or game.rollout_depth >= 0
+    for state, _ in decision_nodes(name, 9):
+        values = game.evaluate(state)
+        assert len(values) == game.num_players and all(0.0 <= v <= 1.0 for v in values)
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_a_determinization_keeps_what_the_player_sees(name):
+    for state, movers in decision_nodes(name, 11, limit=120):
+        assert state.determinize is not None
+        for player in movers:
+            det = state.determinize(player, random.Random(player))
+            assert det.current_player() == state.current_player()
+            assert sorted(map(repr, det.legal_actions(player))) == sorted(map(repr, state.legal_actions(player)))
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_search_settings_and_summaries_are_of_the_declared_kinds(name):
+    game = game_info(name).engine()
+    assert game.exploration is None or game.exploration > 0
+    assert isinstance(game.search_guided, bool)
+    finished = [new_state(name, seed) for seed in (1, 2)]
+    for state in finished:
+        playout(state, 3)
+    summary = game.summarize([game.metrics(state) for state in finished])
+    assert isinstance(summary, dict) and all(isinstance(key, str) for key in summary)

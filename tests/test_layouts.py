@@ -16,6 +16,7 @@ from cardgen.layouts import Span, parse_span
 from cardgen.prepare import BuildSettings, deck_faces, prepare
 from cardgen.render import rich
 from cardgen.render.fonts import FontChain
+from cardgen.resolve import load_resolved
 from cardgen.sheets import load_template
 from cardgen.units import mm
 
@@ -195,7 +196,8 @@ def test_a_deck_layout_may_extend_the_builtin_one_of_its_own_name(tmp_path):
     ("cards:\n  - {id: a, fields: {x: [[1]]}}\n", "fields.x[0] must be text"),
     ("cards:\n  - {id: a, fields: {title: x}}\n", "'title' is a card key"),
     ("fonts: {A: {bold: x.ttf}}\n", "missing the required key 'regular'"),
-    ("icons: {star: x.png}\n", "'star' is a built-in icon"),
+    # the icon's file is there: a missing file is the loader's to report, before the resolve step looks at names
+    ("icons: {star: cardgen-logo.png}\n", "'star' is a built-in icon"),
     ("backs: {nothing: back}\n", "neither a card kind"),
 ])
 def test_layout_mistakes_are_one_located_line(tmp_path, cli, body, words):
@@ -560,7 +562,7 @@ def test_a_deck_name_the_page_label_cannot_print_is_reported(tmp_path, cli):
 def test_backs_per_kind_know_the_kinds_the_decks_game_makes(tmp_path):
     # Clusterfuck makes status cards (GameInfo.card_kinds), so its decks may give them a back ...
     body = "game: clusterfuck\nbacks:\n  status: back-light\ncards:\n  - {id: a, title: A}\n"
-    assert load_deck(deck_file(tmp_path, body)).id == "d"
+    assert load_resolved(deck_file(tmp_path, body)).id == "d"
     # ... a deck with no game has no status cards to give one
     with pytest.raises(CardgenError, match=r"neither a card kind .*generic.*playing.* nor a layout"):
-        load_deck(deck_file(tmp_path, body.replace("game: clusterfuck", "game: none")))
+        load_resolved(deck_file(tmp_path, body.replace("game: clusterfuck", "game: none")))

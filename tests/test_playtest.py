@@ -16,14 +16,12 @@ from cardgen.playtest import (
     format_report,
     length_bins,
     play_game,
-    rate_difference,
     report_json,
     run_playtest,
     seat_labels,
     verdict,
-    wilson_cc_interval,
-    wilson_interval,
 )
+from cardgen.stats import rate_difference, wilson_cc_interval
 
 REPORT_KEYS = {"games", "completion", "decisive", "outcomes", "verdict", "cards", "draws",
                "timeouts", "seat_win_rates", "mean_length",
@@ -92,14 +90,6 @@ def test_timeouts_are_counted_when_games_run_long():
     assert report["completion"] == 0 and report["draws"] == 0
     assert report["outcomes"] == {"decisive": 0, "ties": 0, "timeouts": 1}
     assert "3 games" in report["verdict"] and "100% were cut off after 4 moves" in report["verdict"]
-
-
-def test_wilson_interval_known_values():
-    assert wilson_interval(5, 10) == pytest.approx((0.2366, 0.7634), abs=1e-4)
-    assert wilson_interval(50, 100) == pytest.approx((0.4038, 0.5962), abs=1e-4)
-    assert wilson_interval(0, 10) == pytest.approx((0.0, 0.2775), abs=1e-4)
-    assert wilson_interval(10, 10) == pytest.approx((0.7225, 1.0), abs=1e-4)
-    assert wilson_interval(0, 0) == (0.0, 1.0)
 
 
 def test_bad_settings_are_refused():
@@ -243,24 +233,6 @@ def test_a_first_player_advantage_is_named_with_its_interval():
     q_low, q_high = wilson_cc_interval(130, 200)
     span = f"{round(100 * (2 * q_low - 1))} to {round(100 * (2 * q_high - 1))} points"
     assert f"Seat 1 wins 30 points more often than seat 2 (95% CI {span}): a first-player advantage." in text
-
-
-def test_rate_difference_is_taken_on_the_games_either_seat_won():
-    diff, low, high = rate_difference(130, 70, 200)
-    assert diff == pytest.approx(0.30)
-    q_low, q_high = wilson_cc_interval(130, 200)
-    assert (low, high) == pytest.approx((2 * q_low - 1, 2 * q_high - 1))
-    # 4 wins to 0 is no evidence (an exact sign test gives p = 0.125): the interval spans zero
-    assert rate_difference(4, 0, 400)[1] < 0 < rate_difference(4, 0, 400)[2]
-    diff, low, high = rate_difference(0, 0, 10)
-    assert diff == 0 and low == -high and high == pytest.approx(wilson_cc_interval(0, 10)[1])
-
-
-def test_wilson_with_continuity_correction_known_values():
-    # Newcombe (1998), Table I, methods 3 (score) and 4 (score with continuity correction)
-    assert wilson_interval(81, 263) == pytest.approx((0.2553, 0.3662), abs=1e-4)
-    assert wilson_cc_interval(81, 263) == pytest.approx((0.2535, 0.3682), abs=1e-4)
-    assert wilson_cc_interval(0, 20) == pytest.approx((0.0, 0.2005), abs=1e-4)
 
 
 def test_policies_that_differ_are_compared_in_words():

@@ -182,7 +182,8 @@ def test_mcts_plays_dotcombust_to_the_end_and_is_seeded():
 
 def _clusterfuck_after_exchange(seed: int = 2):
     """A game played at random into round 2, just after the exchange's give-backs."""
-    from cardgen.games.clusterfuck import GIVING_BACK, PLAY, ClusterfuckGame
+    from cardgen.games.clusterfuck.policies import ClusterfuckGame
+    from cardgen.games.clusterfuck.rules import GIVING_BACK, PLAY
 
     game = ClusterfuckGame(options={"players": 5})
     state = game.new_initial_state(random.Random(seed))
@@ -234,7 +235,9 @@ def test_clusterfuck_determinizations_are_independent_copies():
 
 
 def test_clusterfuck_the_exchange_winner_knows_what_it_gave_back():
-    from cardgen.games.clusterfuck import GIVE_BACK, GIVING_BACK, ClusterfuckGame
+    from cardgen.games.clusterfuck.cards import GIVE_BACK
+    from cardgen.games.clusterfuck.policies import ClusterfuckGame
+    from cardgen.games.clusterfuck.rules import GIVING_BACK
 
     game = ClusterfuckGame(options={"players": 5})
     state = game.new_initial_state(random.Random(4))
@@ -251,7 +254,7 @@ def test_clusterfuck_the_exchange_winner_knows_what_it_gave_back():
 
 
 def test_mcts_plays_clusterfuck_to_the_end_and_is_seeded():
-    from cardgen.games.clusterfuck import ClusterfuckGame
+    from cardgen.games.clusterfuck.policies import ClusterfuckGame
 
     game = ClusterfuckGame(options={"players": 4, "rounds_to_win": 1})
     one = run_playtest(game, 2, seed=3, policy="mcts:20", vs="random")

@@ -31,6 +31,7 @@ from ..errors import CardgenError
 if TYPE_CHECKING:
     from ..findings import Finding
     from .base import Game
+    from .questions import Questions
 
 #: the policies every game can be played with (``--policy``, ``--vs``); ``mcts`` takes a budget,
 #: ``mcts:2000`` simulations or ``mcts:0.5s`` per move, and needs ``State.determinize``
@@ -86,7 +87,7 @@ BUNDLED_SETTINGS: dict[str, tuple[BuildSetting, ...]] = {
         BuildSetting("gray", "--gray", metavar="all|none|N|N,M|pbx=N,goose=M", default="all",
                      help="Gray cards per player (Common Carrier): all 4 PBX and 4 goose eggs, none "
                           "(basic game), each player's own 4 as PBX counts (3,1), or pbx=N,goose=M.",
-                     parser="cardgen.games.common_carrier:parse_gray"),
+                     parser="cardgen.games.common_carrier.printing:parse_gray"),
     ),
 }
 
@@ -114,6 +115,8 @@ class GameInfo:
     card_kinds: tuple[str, ...] = ()
     #: how many players, in words, for `cardgen list`
     players: str = ""
+    #: the designers' questions `cardgen analyze` answers for this game, and how a full run is sized
+    questions: Questions | None = None
 
 
 @lru_cache(maxsize=1)
@@ -179,7 +182,7 @@ def game_class(name: str) -> type[Game] | None:
 def bundled_deck(deck_id: str) -> Any:
     """A bundled deck as its file says, read once per process: an engine made without a deck plays
     this one, so the game played and the game printed have one source."""
-    from ..deck import bundled_decks, load_deck  # lazily: reading a deck asks the game registry
+    from ..deck import bundled_decks, load_deck  # lazily: the registry is read without reading decks
 
     path = bundled_decks().get(deck_id)
     if path is None:

@@ -11,7 +11,7 @@ from __future__ import annotations
 import functools
 import random
 from abc import ABC, abstractmethod
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Generic, TypeVar
 
@@ -124,13 +124,46 @@ def _parse_number(value: Any, whole: bool) -> float | int | None:
     return numbers.whole(value) if whole else numbers.decimal(value)
 
 
+#: a seat's way to move: ``(state, player, rng) -> action``
+Policy = Callable[[StateT, int, random.Random], Action]
+#: a whole random game at once: ``(state, rng, max_moves, branching) -> moves made``
+Playout = Callable[[StateT, random.Random, int, list[int]], int]
+
+
 class Game(ABC, Generic[StateT]):
-    """Fixed parameters of a game: players and rule options."""
+    """Fixed parameters of a game: players and rule options, and the game's own policies.
+
+    Everything the flows (playtest, search, ladder, analyze) use of a game is declared here, once.
+    The optional parts are ``None`` where a game leaves them out, and the flows then use their
+    generic code; nothing is looked up by name. docs/writing-a-game.md has the whole table.
+    """
 
     #: game id as used in deck files (``game: common-carrier``)
     name: str = ""
     #: rule options this game accepts, by name
     option_specs: tuple[OptionSpec, ...] = ()
+
+    #: a uniformly random legal move, faster than listing them all; None: the runner lists them
+    random_action: Policy[StateT] | None = None
+    #: the game's own greedy policy; None: the runner's, which tries every move and keeps the one
+    #: ``heuristic`` likes best (assuming random opponents at a simultaneous turn)
+    greedy_action: Policy[StateT] | None = None
+    #: the search's rollout policy, which need not be uniform; None: ``random_action``, else uniform
+    rollout_action: Policy[StateT] | None = None
+    #: a whole game of uniformly random legal moves played by the engine itself: it notes each
+    #: decision's number of legal plays in ``branching`` as the runner would and returns the moves
+    #: made (at most ``max_moves``); it must make the same moves as the runner would with
+    #: ``random_action`` from the same generator (the conformance test holds it to that)
+    random_playout: Playout[StateT] | None = None
+    #: each player's prospects in 0..1 for an unfinished position; with it the search plays
+    #: ``rollout_depth`` moves of a rollout and then asks it, instead of playing the game out
+    evaluate: Callable[[StateT], list[float]] | None = None
+    #: the search's exploration constant; None: the search's default
+    exploration: float | None = None
+    #: the search ranks a node's moves by ``heuristic`` and widens to the next as visits grow
+    search_guided: bool = False
+    #: rollout moves before ``evaluate`` judges; None: the search's default
+    rollout_depth: int | None = None
 
     def __init__(self, num_players: int, options: dict[str, Any] | None = None):
         self.num_players = num_players
@@ -206,11 +239,15 @@ class State(ABC):
         """The action in words, for logs, reports and error messages."""
         return str(action)
 
-    def determinize(self, player: int, rng: random.Random) -> State:
-        """A copy of this position as ``player`` might believe it is: whatever is hidden from them
-        (the others' hands, the order of every deck) dealt again at random, consistent with all they
-        have seen. The mcts policy needs it; an engine without hidden information returns a clone."""
-        raise NotImplementedError(f"{type(self).__name__} cannot determinize")
+    #: ``determinize(player, rng) -> State``: a copy of this position as ``player`` might believe it
+    #: is, whatever is hidden from them (the others' hands, the order of every deck) dealt again at
+    #: random, consistent with all they have seen. The mcts policy needs it; an engine without hidden
+    #: information returns a clone. None: the game cannot be searched.
+    determinize: Callable[[int, random.Random], State] | None = None
+
+    def num_legal_actions(self, player: int) -> int:
+        """How many legal moves ``player`` has; an engine may count faster than it lists."""
+        return len(self.legal_actions(player))
 
     def cards_played(self) -> list[list[str]] | None:
         """Per player, the names of the cards they put into play this game (a card once per play),

@@ -1312,5 +1312,8 @@ def customise(deck: Any, cards: list, options: Mapping[str, Any], settings: Any)
     return [c for c in cards if c.kind != "asset" or _asset(c) in kept]
 
 
+from .dotcombust_questions import QUESTIONS as ANALYZE_QUESTIONS  # noqa: E402
+
 GAME = GameInfo(id="dotcombust", name="dotCOMbust", engine=DotcombustGame, from_deck=game_from_deck,
-                check_deck=check_deck, customise=customise, players="3+")
+                check_deck=check_deck, customise=customise, players="3+",
+                questions=ANALYZE_QUESTIONS)

@@ -17,11 +17,10 @@ from pathlib import Path
 from reportlab.pdfbase import pdfmetrics
 from reportlab.pdfbase.ttfonts import TTFError, TTFont
 
-from ..model import FontFamily
+from ..model import DEFAULT_FAMILY, FontFamily
 from ..resources import bundled
 
 STYLES = ("regular", "bold", "italic", "bold_italic")
-DEFAULT_FAMILY = "DejaVu Sans"
 _DEFAULT_FILES = {"regular": "DejaVuSans.ttf", "bold": "DejaVuSans-Bold.ttf",
                   "italic": "DejaVuSans-Oblique.ttf", "bold_italic": "DejaVuSans-BoldOblique.ttf"}
 

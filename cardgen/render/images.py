@@ -74,7 +74,7 @@ def exif_orientation(img) -> int:
 def natural_size(path: Path) -> tuple[float, float]:
     """The art's own size: pixels (as embedded) for raster art, points for SVG."""
     if path.suffix.lower() == ".svg":
-        from .layout import svg_size
+        from .svg import svg_size
 
         return svg_size(path)
     from PIL import Image
@@ -149,7 +149,7 @@ def _draw_natural(canvas, path: Path, w: float, h: float) -> None:
     if path.suffix.lower() == ".svg":
         from reportlab.graphics import renderPDF
 
-        from .layout import svg_drawing
+        from .svg import svg_drawing
 
         renderPDF.draw(svg_drawing(path), canvas, 0, 0)
     else:

@@ -48,6 +48,7 @@ from .common import INK
 from .fonts import FontChain, default_family, describe
 from .icons import ICONS
 from .images import draw_glyph
+from .svg import check_svg, svg_size
 
 WHITE: RGB = (1.0, 1.0, 1.0)
 #: printed resolution of raster art: below WARN_PPI a warning, below MIN_PPI an error
@@ -270,7 +271,10 @@ def _resolve_art(name: str, env: Env) -> Path:
     from ..deck import resolve_art
 
     try:
-        return resolve_art(name, env.roots[0] if env.roots else Path("."), None)
+        path = resolve_art(name, env.roots[0] if env.roots else Path("."), None)
+        if path.suffix.lower() == ".svg":
+            check_svg(path, name, None)
+        return path
     except CardgenError as exc:
         raise _Bad(f"file: {exc.message}") from None
 
@@ -310,18 +314,6 @@ def raster_size(path: Path) -> tuple[int, int]:
     with Image.open(path) as img:
         width, height = img.size
         return (height, width) if exif_orientation(img) in QUARTER_TURNS else (width, height)
-
-
-@lru_cache(maxsize=256)
-def svg_drawing(path: Path) -> Any:
-    from .svg import load_svg
-
-    return load_svg(path)
-
-
-def svg_size(path: Path) -> tuple[float, float]:
-    drawing = svg_drawing(path)
-    return float(drawing.width), float(drawing.height)
 
 
 # --- text ------------------------------------------------------------------------

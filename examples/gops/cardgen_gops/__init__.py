@@ -1,163 +1,18 @@
-"""Goofspiel (GOPS, the Game of Pure Strategy): a cardgen game plug-in, complete in one file.
+"""Goofspiel (GOPS, the Game of Pure Strategy): a cardgen game plug-in.
 
-The rules: each player holds the cards 1 to N of their own suit; a shuffled
-prize suit of 1 to N lies face down. Each turn a prize is turned up and every
-player bids one card from their hand, face down, all at once; bids are shown
-and the highest bid alone takes the prize (its value in points). If the
-highest bid is tied, nobody takes it. Bids are discarded. After N turns the
-most points wins; equal most points is a shared win.
-
-What cardgen needs from a game, in the order this file gives it:
-options (``OPTION_SPECS``), the engine (a ``Game`` and its ``State``), the
-engine for a built deck (``game_from_deck``), the deck's structural checks
-(``check_deck``) and the declaration, ``GAME``, that pyproject.toml's entry
-point names. See docs/writing-a-game.md in cardgen's repository.
+It has the shape of cardgen's own games: ``rules.py`` (the state machine), ``policies.py`` (how a
+greedy player judges a position), ``printing.py`` (the engine for a built deck and the deck's
+structural checks), and here the declaration, ``GAME``, that pyproject.toml's entry point names.
+See docs/writing-a-game.md in cardgen's repository.
 """
 from __future__ import annotations
 
-import random
-from collections.abc import Mapping
-from typing import Any
-
-from cardgen.findings import Finding
 from cardgen.games import GameInfo
-from cardgen.games.base import SIMULTANEOUS, TERMINAL, Game, IllegalAction, OptionSpec, State, parse_options
 
-OPTION_SPECS = (
-    OptionSpec("players", 2, "players, each with a suit of bid cards", minimum=2, maximum=4),
-    OptionSpec("cards", 13, "cards in each suit (1 to N)", minimum=3, maximum=13),
-)
+from .printing import check_deck, game_from_deck
+from .rules import OPTION_SPECS, GopsGame, GopsState
 
-
-class GopsGame(Game["GopsState"]):
-    """Fixed for a game: how many players, how many cards a suit."""
-
-    name = "gops"
-    option_specs = OPTION_SPECS
-
-    def __init__(self, options: Mapping[str, Any] | None = None):
-        parsed = parse_options("gops", OPTION_SPECS, dict(options or {}))
-        super().__init__(parsed["players"], parsed)
-        self.cards = parsed["cards"]
-
-    def new_initial_state(self, rng: random.Random) -> GopsState:
-        prizes = list(range(1, self.cards + 1))
-        rng.shuffle(prizes)
-        return GopsState(self, prizes)
-
-    def heuristic(self, state: GopsState, player: int) -> float:
-        """The greedy policy's view: points so far, and the bid cards still in hand."""
-        return state.points[player] + 0.1 * sum(state.hands[player])
-
-    def metrics(self, state: GopsState) -> dict[str, Any]:
-        return {"points": list(state.points), "ties": state.ties}
-
-    def summarize(self, metrics: list[dict[str, Any]]) -> dict[str, Any]:
-        turns = sum(self.cards for _ in metrics) or 1
-        return {"tied_bids_share": round(sum(m["ties"] for m in metrics) / turns, 4)}
-
-
-class GopsState(State):
-    """The prizes left, each hand, the points, and the turn's prize."""
-
-    def __init__(self, game: GopsGame, prizes: list[int]):
-        self.game = game
-        self.prizes = prizes
-        self.hands = [list(range(1, game.cards + 1)) for _ in range(game.num_players)]
-        self.points = [0] * game.num_players
-        self.ties = 0
-
-    @property
-    def prize(self) -> int:
-        return self.prizes[0]
-
-    def current_player(self) -> int:
-        return TERMINAL if self.is_terminal() else SIMULTANEOUS
-
-    def legal_actions(self, player: int | None = None) -> list[int]:
-        if self.is_terminal() or player is None:
-            return []
-        return list(self.hands[player])
-
-    def apply_action(self, action: Any) -> None:
-        """A joint action: one bid per player, all at once."""
-        if self.is_terminal():
-            raise IllegalAction("the game is over")
-        bids = tuple(action)
-        if len(bids) != self.game.num_players:
-            raise IllegalAction(f"one bid per player ({self.game.num_players}), got {len(bids)}")
-        for player, bid in enumerate(bids):
-            if bid not in self.hands[player]:
-                raise IllegalAction(f"player {player + 1} does not hold {bid!r}")
-        for player, bid in enumerate(bids):
-            self.hands[player].remove(bid)
-        high = max(bids)
-        if bids.count(high) == 1:
-            self.points[bids.index(high)] += self.prize
-        else:
-            self.ties += 1
-        self.prizes.pop(0)
-
-    def is_terminal(self) -> bool:
-        return not self.prizes
-
-    def returns(self) -> list[float]:
-        if not self.is_terminal():
-            return [0.0] * self.game.num_players
-        best = max(self.points)
-        winners = [p for p, points in enumerate(self.points) if points == best]
-        if len(winners) == len(self.points):
-            return [0.0] * len(self.points)  # everyone level: a draw
-        return [1.0 / len(winners) if p in winners else 0.0 for p in range(len(self.points))]
-
-    def clone(self) -> GopsState:
-        copy = GopsState.__new__(GopsState)
-        copy.game = self.game
-        copy.prizes = list(self.prizes)
-        copy.hands = [list(hand) for hand in self.hands]
-        copy.points = list(self.points)
-        copy.ties = self.ties
-        return copy
-
-    def determinize(self, player: int, rng: random.Random) -> GopsState:
-        """Hands and points are public; only the order of the prizes after this one is hidden."""
-        copy = self.clone()
-        rest = copy.prizes[1:]
-        rng.shuffle(rest)
-        copy.prizes[1:] = rest
-        return copy
-
-    def action_to_string(self, action: Any) -> str:
-        if isinstance(action, int):
-            return f"bid {action}"
-        return ", ".join(f"player {p + 1} bids {bid}" for p, bid in enumerate(action)) + f" for {self.prize}"
-
-
-def game_from_deck(deck: Any, options: Mapping[str, Any] | None = None) -> GopsGame:
-    """The engine for a built deck: its players and its suit size."""
-    known = {spec.name for spec in OPTION_SPECS}
-    merged = {key: value for key, value in {**(deck.options or {}), **dict(options or {})}.items() if key in known}
-    return GopsGame(merged)
-
-
-def check_deck(deck: Any) -> list[Finding]:
-    """Every player needs a bid card of each value 1..N, and there must be prize cards 1..N."""
-    cards = (deck.options or {}).get("cards", 13)
-    findings = []
-    values = {str(v) for v in range(1, cards + 1)}
-    owners = {card.owner for card in deck.cards if card.owner >= 0}
-    for owner in sorted(owners):
-        bids = {str(card.fields.get("value", "")) for card in deck.cards if card.owner == owner}
-        if not values <= bids:
-            findings.append(Finding(str(deck.path), f"player {owner + 1} lacks bid cards "
-                                                    f"{', '.join(sorted(values - bids, key=int))}",
-                                    location=deck.location))
-    prizes = {str(card.fields.get("value", "")) for card in deck.cards if card.owner < 0}
-    if not values <= prizes:
-        findings.append(Finding(str(deck.path), f"the prize suit lacks {', '.join(sorted(values - prizes, key=int))}",
-                                location=deck.location))
-    return findings
-
+__all__ = ["GAME", "OPTION_SPECS", "GopsGame", "GopsState", "check_deck", "game_from_deck"]
 
 GAME = GameInfo(id="gops", name="Goofspiel", engine=GopsGame, from_deck=game_from_deck, check_deck=check_deck,
                 players="2–4")

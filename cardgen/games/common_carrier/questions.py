@@ -1,0 +1,118 @@
+"""Common Carrier's questions for `cardgen analyze`, in the seed's own words."""
+from __future__ import annotations
+
+from typing import Any
+
+from ...stats import rate_difference
+from ..questions import Chart, Question, Questions, Results, Settings, experiment, pct, separate, share
+
+CC_TARGET = experiment("common-carrier", {"target": 8})
+
+
+def cc_target(settings: Settings, results: Results) -> dict[str, Any]:
+    """Tie rates at targets 5..8 from one run at target 8: a game first reaching t ends there."""
+    report = results[CC_TARGET]
+    n = report["games"]
+    ties = {t: share(round(rate * n), n) for t, rate in report["tie_rate_by_target"].items()}
+    answer = (f"With {settings.policy} play on both sides, games end in a tie {pct(ties['7']['rate'])} of the "
+              f"time at 7 links, {pct(ties['6']['rate'])} at 6 and {pct(ties['5']['rate'])} at 5 "
+              f"({pct(ties['8']['rate'])} at 8).")
+    verdict = "7 is hard: most games tie" if ties["7"]["rate"] > 0.5 else "7 is reachable in most games"
+    return {"answer": f"{answer} {verdict}.",
+            "evidence": {"tie_rate_by_target": ties, "options": report["options"], "policy": settings.policy},
+            "confidence": ("the intervals at 5, 6 and 7 do not overlap" if separate(ties["5"], ties["6"])
+                           and separate(ties["6"], ties["7"]) else
+                           "some neighbouring targets' intervals overlap: play more games")}
+
+
+CC_ENDGAME = (("without Endgame", experiment("common-carrier")),
+              ("with Endgame", experiment("common-carrier", {"endgame": True})))
+
+
+def cc_last_player(settings: Settings, results: Results) -> dict[str, Any]:
+    """Seat 2 (the player who moves last) against seat 1, without and with the Endgame rule."""
+    evidence: dict[str, Any] = {"policy": settings.policy}
+    parts = []
+    separated = []
+    for label, run in CC_ENDGAME:
+        report = results[run]
+        first, second = report["seat_win_rates"]
+        diff, low, high = rate_difference(second["wins"], first["wins"], report["games"])
+        evidence[label] = {"seat_1_wins": first["wins"], "seat_2_wins": second["wins"], "ties": report["draws"],
+                           "games": report["games"], "seat_2_minus_seat_1": diff, "ci95": [low, high]}
+        parts.append(f"{label} the last player wins {100 * diff:+.0f} points against the first "
+                     f"(95% CI {100 * low:+.0f} to {100 * high:+.0f})")
+        separated.append(low > 0 or high < 0)
+    text = "; ".join(parts) + "."
+    return {"answer": text[0].upper() + text[1:], "evidence": evidence,
+            "confidence": ", ".join(f"{label}: {'a real difference' if s else 'within chance'}"
+                                    for label, s in zip(("without Endgame", "with Endgame"), separated))}
+
+
+#: the gray-card rule with 4 PBX for one player and 4 goose eggs for the other, on both seatings
+CC_PBX = tuple(experiment("common-carrier", {"gray_rule": True, "gray_pbx_1": 4 if seat == 0 else 0,
+                                             "gray_pbx_2": 4 if seat == 1 else 0}) for seat in (0, 1))
+
+
+def cc_pbx(settings: Settings, results: Results) -> dict[str, Any]:
+    """With the gray-card rule, a player choosing 4 PBX against one choosing 4 goose eggs, both seatings."""
+    pbx_wins = goose_wins = games = ties = 0
+    for pbx_seat, run in enumerate(CC_PBX):
+        report = results[run]
+        seats = report["seat_win_rates"]
+        pbx_wins += seats[pbx_seat]["wins"]
+        goose_wins += seats[1 - pbx_seat]["wins"]
+        games += report["games"]
+        ties += report["draws"]
+    diff, low, high = rate_difference(pbx_wins, goose_wins, games)
+    return {"answer": (f"The player who shuffles in 4 PBX wins {abs(100 * diff):.0f} points "
+                       f"{'less' if diff < 0 else 'more'} often than the one with 4 goose eggs "
+                       f"(95% CI {100 * low:+.0f} to {100 * high:+.0f} points; {pbx_wins}-{goose_wins}, "
+                       f"{ties} ties in {games} games)."),
+            "evidence": {"pbx_player_wins": pbx_wins, "goose_player_wins": goose_wins, "ties": ties,
+                         "games": games, "pbx_minus_goose": diff, "ci95": [low, high], "policy": settings.policy},
+            "confidence": "a real difference" if low > 0 or high < 0 else "within chance: play more games"}
+
+
+
+def _target_chart(answer: dict[str, Any]) -> Chart:
+    evidence = answer["evidence"]
+    ties = evidence["tie_rate_by_target"]
+    return "Ties by target (links), %", list(ties), [100 * t["rate"] for t in ties.values()], True
+
+
+def _last_player_chart(answer: dict[str, Any]) -> Chart:
+    evidence = answer["evidence"]
+    labels, values = [], []
+    for label in ("without Endgame", "with Endgame"):
+        games = evidence[label]["games"]
+        for seat in (1, 2):
+            labels.append(f"{label.split()[0]} E.: seat {seat}")
+            values.append(100 * evidence[label][f"seat_{seat}_wins"] / games)
+    return "Wins by seat, without and with the Endgame rule, %", labels, values, True
+
+
+def _pbx_chart(answer: dict[str, Any]) -> Chart:
+    evidence = answer["evidence"]
+    games = evidence["games"]
+    return ("Games won by the player with 4 PBX, with 4 goose eggs, and ties, %", ["4 PBX", "4 goose eggs", "ties"],
+            [100 * evidence["pbx_player_wins"] / games, 100 * evidence["goose_player_wins"] / games,
+             100 * evidence["ties"] / games], True)
+
+
+QUESTIONS = Questions(
+    questions=(
+        Question("cc-target",
+                 "I have a hard time making 7, and often the game ends in a tie. Try 6, and then 5 ... "
+                 "Is 7 too easy?", lambda s: [CC_TARGET], cc_target, _target_chart),
+        Question("cc-last-player",
+                 "Because the last player seems to have an advantage in 'playing for stalemate' ... each player "
+                 "only plays one card per turn.", lambda s: [run for _, run in CC_ENDGAME], cc_last_player,
+                 _last_player_chart),
+        Question("cc-pbx", "Hint: the PBX works against you far more often than you would think.",
+                 lambda s: list(CC_PBX), cc_pbx, _pbx_chart),
+    ),
+    # the fewest simulations that beat greedy in `cardgen ladder`, sized so that a full run takes 5
+    # to 45 minutes on a 2-core machine with --jobs 2 (docs/answers.md)
+    full_run=("mcts:300", 100),
+)

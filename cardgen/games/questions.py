@@ -1,0 +1,101 @@
+"""What a game declares for `cardgen analyze`: its designers' questions and the experiments behind them.
+
+A game's ``questions.py`` quotes the seed's own words, plans the playtests each answer needs
+(``Experiment``: rule options and players, every seat on the run's one policy) and answers from
+their reports with numbers, evidence and a confidence. `cardgen analyze` (``cardgen/analyze.py``)
+plays the experiments and names no game: everything it knows of one is declared here.
+"""
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, replace
+from typing import Any
+
+from ..stats import wilson_interval
+
+#: the policy and games of an experiment with --quick: under a minute for a game's questions
+QUICK_RUN = ("greedy", 20)
+
+
+@dataclass(frozen=True)
+class Settings:
+    """How hard to look: the policy every seat plays, games per experiment, seed, processes.
+
+    ``policy`` and ``games`` left None take the game's full-run sizes (``Questions.full_run``), or
+    QUICK_RUN's with ``quick``."""
+
+    policy: str | None = None
+    games: int | None = None
+    seed: int = 1
+    jobs: int = 1
+    quick: bool = False
+    #: a Dask scheduler's address, to play there instead of in local processes
+    scheduler: str | None = None
+
+    def sized(self, full_run: tuple[str, int]) -> Settings:
+        """These settings with a game's sizes filled in."""
+        policy, games = QUICK_RUN if self.quick else full_run
+        return replace(self, policy=self.policy or policy, games=self.games or games)
+
+
+@dataclass(frozen=True)
+class Experiment:
+    """One playtest of a bundled game: its options and players, every seat on the run's policy."""
+
+    game: str
+    options: tuple[tuple[str, Any], ...] = ()
+    players: int | None = None
+
+    def describe(self) -> str:
+        parts = [f"{k}={v}" for k, v in self.options] + ([f"{self.players} players"] if self.players else [])
+        return f"{self.game} ({', '.join(parts) or 'default rules'})"
+
+
+def experiment(game: str, options: dict[str, Any] | None = None, players: int | None = None) -> Experiment:
+    return Experiment(game, tuple(sorted((options or {}).items())), players)
+
+
+#: each experiment's playtest report, by experiment
+Results = dict[Experiment, dict[str, Any]]
+#: the one chart that shows an answer's evidence: title, bar labels, values, whether they are %
+Chart = tuple[str, list[str], list[float], bool]
+
+
+@dataclass(frozen=True)
+class Question:
+    id: str
+    #: the seed's own words
+    question: str
+    #: the playtests the answer needs, planned before any is played (questions may share them)
+    experiments: Callable[[Settings], list[Experiment]]
+    #: the answer, evidence and confidence from the played experiments
+    answer: Callable[[Settings, Results], dict[str, Any]]
+    #: the chart of an answer (the dict ``answer`` returned, with ``id`` and ``question``)
+    chart: Callable[[dict[str, Any]], Chart | None] = lambda answer: None
+
+
+@dataclass(frozen=True)
+class Questions:
+    """A game's questions and how a full run of them is sized."""
+
+    questions: tuple[Question, ...]
+    #: the policy every seat plays in a full run and the games of each experiment
+    full_run: tuple[str, int]
+    #: the moves after which one of the game's experiments counts a game as stalled (None: the
+    #: playtest's own cap)
+    max_moves: int | None = None
+
+
+def share(count: int, n: int) -> dict[str, Any]:
+    """A rate with its 95% Wilson interval and the games it is of."""
+    low, high = wilson_interval(count, n)
+    return {"rate": count / n if n else 0.0, "wilson_low": low, "wilson_high": high, "games": n}
+
+
+def pct(x: float) -> str:
+    return f"{100 * x:.0f}%"
+
+
+def separate(a: dict[str, Any], b: dict[str, Any]) -> bool:
+    """Whether two shares' intervals do not overlap."""
+    return a["wilson_high"] < b["wilson_low"] or b["wilson_high"] < a["wilson_low"]
