@@ -1,7 +1,7 @@
 """The build pipeline: prepared decks -> checks -> every format's files.
 
 Everything ``cardgen build`` does is here and callable from Python:
-``build_decks(["common-carrier"], Path("output"), BuildSettings())``. The
+``build_decks(["my-deck.yaml"], Path("output"), BuildSettings())``. The
 decks come from ``prepare`` and the writers from the ``export`` registry, so
 this module names no format and no game.
 """

@@ -2,7 +2,7 @@
 
 ``build``, ``validate``, ``preview`` and the engines of ``playtest``,
 ``ladder`` and ``analyze`` all start here, so they see the same decks:
-``prepare_decks(["common-carrier"], BuildSettings())``. This module sits
+``prepare_decks(["my-deck.yaml"], BuildSettings())``. This module sits
 below the build and the validator, which both import it and never each other.
 """
 from __future__ import annotations
