@@ -56,7 +56,7 @@ class DeckJob:
     #: the drawings at the sheet's card size and art bleed (the validator read them)
     faces: Faces
     exports: list[Export] = field(default_factory=list)
-    _card_faces: dict[float, tuple[Faces, CardBox]] = field(default_factory=dict, repr=False)
+    _card_faces: dict[float, tuple[Faces, CardBox]] = field(default_factory=dict, init=False, repr=False)
 
     def card_faces(self, bleed: float | None) -> tuple[Faces, CardBox]:
         """The drawings and card box of the card-by-card formats: ``bleed`` round each card (None: the
