@@ -7,7 +7,8 @@ from collections import Counter
 import pytest
 
 from cardgen.games.base import IllegalAction
-from cardgen.games.dotcombust import DotcombustGame, Pass
+from cardgen.games.dotcombust.policies import DotcombustGame
+from cardgen.games.dotcombust.rules import Pass
 from cardgen.playtest import DEFAULT_MAX_MOVES, _play_out, play_game
 
 OPTION_SETS = [{}, {"no_tagbacks": True}, {"both_barrels": True}, {"bitter_end": True},
