@@ -267,7 +267,6 @@ class DotcombustGame(DotcombustRules):
         return Show(asset, ahead)
 
 
-
 def _random_shows(state: DotcombustState, draw: Callable[[int], int], branching: list[int]) -> None:
     """A show-or-keep decision at random for everyone, each player's number of plays noted in
     ``branching``: drawn as random_action draws it, resolved by the step code (``_apply_shows``)."""

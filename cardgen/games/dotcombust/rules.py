@@ -773,7 +773,6 @@ def progress(count: float, size: int) -> float:
     return 0.5 * (size - 1) * (count / size) ** 2
 
 
-
 def _show_to_string(game: DotcombustRules, action: Show) -> str:
     if action.asset < 0:
         return "nothing to show"
