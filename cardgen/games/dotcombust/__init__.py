@@ -13,10 +13,10 @@ before it:
 from __future__ import annotations
 
 from .. import GameInfo
-from ..dotcombust_questions import QUESTIONS
 from .assets import bundled_assets
 from .policies import DotcombustGame
 from .printing import FULL_DECK_CARDS, check_deck, customise, game_from_deck
+from .questions import QUESTIONS
 from .rules import (
     NOTHING_TO_SHOW,
     OPTION_SPECS,
