@@ -26,7 +26,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import cardgen.search as search
-from cardgen.games.dotcombust import DotcombustGame
+from cardgen.games.dotcombust.policies import DotcombustGame
 from cardgen.ladder import run_ladder
 
 

@@ -341,12 +341,10 @@ class _DeckReader:
             icon=self.optional(entry, "icon", path, self.icon) or "",
             image=self.optional(entry, "image", path, self.image),
             color=self.optional(entry, "color", path, self.color),
-            gray=entry.get("gray", False),
-            edges=edges,
             lines=lines,
             when=entry.get("when", ""),
             location=self.doc.where(path),
-            fields=self.card_fields(path, entry.get("fields", {})),
+            fields=self.card_fields(path, entry.get("fields", {})) | _tile_fields(entry, edges),
             layout=entry.get("layout", ""),
             back_layout=entry.get("back", ""),
             shared=entry.get("shared", False),
@@ -383,6 +381,16 @@ class _DeckReader:
             )
             for p, part in enumerate(parts)
         ]
+
+
+def _tile_fields(entry: dict, edges: Edges | None) -> dict[str, Any]:
+    """A tile's own data, kept in its fields: which edges carry a link, and whether it is gray."""
+    found: dict[str, Any] = {}
+    if edges is not None:
+        found["edges"] = edges
+    if entry.get("gray", False):
+        found["gray"] = True
+    return found
 
 
 def _get(data: Any, path: tuple) -> Any:

@@ -55,8 +55,6 @@ class Card:
     icon: str = ""
     image: Path | None = None
     color: RGB | None = None
-    gray: bool = False
-    edges: Edges | None = None
     #: the player whose deck this card is in (per-player decks), else -1
     owner: int = -1
     #: reference cards: (text, when-option, unless-option) per line
@@ -64,7 +62,8 @@ class Card:
     #: print this card only when this rule option is on
     when: str = ""
     location: Location | None = None
-    #: the card's own data (YAML ``fields``, extra spreadsheet columns), filled into layouts
+    #: the card's own data (YAML ``fields``, extra spreadsheet columns), filled into layouts; a
+    #: game's data too (a tile's ``edges`` and ``gray``, an asset's parts, a status card's number)
     fields: Mapping[str, Any] = field(default_factory=dict)
     #: the layout it is drawn with ("" for its kind's)
     layout: str = ""

@@ -694,11 +694,11 @@ def make_deck(options=None, drop=None, extra=()) -> Deck:
             if drop == (owner, mask):
                 continue
             cards.append(Card(id=f"p{owner}-{mask}", kind="tile", copies=4, owner=owner,
-                              edges=_edges(mask), location=Location("cc.yaml", 10 + mask)))
-        cards.append(Card(id=f"p{owner}-pbx", kind="tile", copies=4, owner=owner, gray=True,
-                          edges=_edges(PBX_MASK)))
-        cards.append(Card(id=f"p{owner}-goose", kind="tile", copies=4, owner=owner, gray=True,
-                          edges=_edges(GOOSE_MASK)))
+                              fields={"edges": _edges(mask)}, location=Location("cc.yaml", 10 + mask)))
+        cards.append(Card(id=f"p{owner}-pbx", kind="tile", copies=4, owner=owner,
+                          fields={"edges": _edges(PBX_MASK), "gray": True}))
+        cards.append(Card(id=f"p{owner}-goose", kind="tile", copies=4, owner=owner,
+                          fields={"edges": _edges(GOOSE_MASK), "gray": True}))
     cards.extend(extra)
     return Deck(id="cc", name="Common Carrier", game="common-carrier", path=Path("decks/cc.yaml"),
                 orientation="landscape",
@@ -724,7 +724,7 @@ def test_deck_checks_name_the_missing_pattern_and_too_many_gray_cards():
     assert any("player 2" in f.message and "top+right" in f.message for f in findings)
     assert all(f.deck == "decks/cc.yaml" for f in findings)
     few = make_deck(options={"gray_rule": True, "gray_pbx_2": 4})
-    few = dataclasses.replace(few, cards=tuple(dataclasses.replace(c, copies=2) if c.gray else c
+    few = dataclasses.replace(few, cards=tuple(dataclasses.replace(c, copies=2) if c.fields.get("gray") else c
                                                for c in few.cards))
     findings = check_deck(few)
     assert any("gray_pbx_2" in f.message and "2 PBX and 2 goose eggs are printed" in f.message
@@ -734,7 +734,7 @@ def test_deck_checks_name_the_missing_pattern_and_too_many_gray_cards():
 
 
 def test_deck_checks_flag_a_gray_card_with_some_edges():
-    odd = Card(id="odd-gray", kind="tile", owner=0, gray=True, edges=_edges(TOP),
+    odd = Card(id="odd-gray", kind="tile", owner=0, fields={"edges": _edges(TOP), "gray": True},
                location=Location("cc.yaml", 40, 3))
     findings = check_deck(make_deck(extra=(odd,)))
     assert [f.card for f in findings] == ["odd-gray"]
@@ -767,7 +767,7 @@ def test_an_unreachable_target_is_a_finding():
     for owner in (0, 1):
         for mask in BASIC_PATTERNS:
             cards.append(Card(id=f"p{owner}-{mask}", kind="tile", copies=1, owner=owner,
-                              edges=_edges(mask)))
+                              fields={"edges": _edges(mask)}))
     deck = make_deck().with_(cards=tuple(cards), options={"target": 8})
     findings = check_deck(deck)
     assert any("cannot make a path of 8" in f.message for f in findings)

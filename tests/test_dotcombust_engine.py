@@ -13,17 +13,10 @@ from hypothesis import strategies as st
 from cardgen.deck import load_deck
 from cardgen.errors import CardgenError, Location
 from cardgen.games.base import SIMULTANEOUS, TERMINAL, IllegalAction
-from cardgen.games.dotcombust import (
-    NOTHING_TO_SHOW,
-    SIT_OUT,
-    DotcombustGame,
-    Pass,
-    Show,
-    bundled_assets,
-    check_deck,
-    game_from_deck,
-    parse_options,
-)
+from cardgen.games.dotcombust.assets import bundled_assets
+from cardgen.games.dotcombust.policies import DotcombustGame
+from cardgen.games.dotcombust.printing import check_deck, game_from_deck
+from cardgen.games.dotcombust.rules import NOTHING_TO_SHOW, SIT_OUT, Pass, Show, parse_options
 from cardgen.model import Back, Card, Deck
 
 SMALL = {"Server Farm": 5, "Domain Name": 3, "Foosball Table": 4, "Aeron Chairs": 6,

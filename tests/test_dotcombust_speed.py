@@ -7,7 +7,8 @@ from collections import Counter
 import pytest
 
 from cardgen.games.base import IllegalAction
-from cardgen.games.dotcombust import DotcombustGame, Pass
+from cardgen.games.dotcombust.policies import DotcombustGame
+from cardgen.games.dotcombust.rules import Pass
 from cardgen.playtest import DEFAULT_MAX_MOVES, _play_out, play_game
 
 OPTION_SETS = [{}, {"no_tagbacks": True}, {"both_barrels": True}, {"bitter_end": True},
@@ -227,6 +228,11 @@ def played_out_move_by_move(game: DotcombustGame, seed: int):
     assert not after_the_end
 
 
+#: everything a position is, but what the players know of each other (a playout tracks none of it)
+POSITION = ("hands", "hand_sizes", "weights", "points", "shown", "pending", "turn", "passes", "bans",
+            "kept_to_end", "ended_by", "ended_on_show", "last_completion", "_deciding")
+
+
 @pytest.mark.parametrize("options", OPTION_SETS)
 def test_every_move_of_a_playout_is_a_legal_move_and_notes_the_legal_plays(options):
     for players in (3, 4, 6):
@@ -234,11 +240,30 @@ def test_every_move_of_a_playout_is_a_legal_move_and_notes_the_legal_plays(optio
         for seed in range(4):
             for out, step, noted, counts in played_out_move_by_move(game, seed):
                 assert noted == counts
-                for name in ("hands", "hand_sizes", "weights", "points", "shown", "pending", "turn",
-                             "passes", "bans", "kept_to_end", "ended_by", "ended_on_show",
-                             "last_completion", "_deciding"):
+                for name in POSITION:
                     assert getattr(out, name) == getattr(step, name), name
             assert step.returns() == out.returns() and game.metrics(step) == game.metrics(out)
+
+
+# the plain rules' playout resolves a pass turn in a loop of its own (policies._play_out_plain, kept
+# for its speed): the second copy of the turn's rules, held here to the step code
+@pytest.mark.parametrize(("options", "most_players"), [({}, 12), ({"assets": 5}, 8), ({"turn_limit": 25}, 12)])
+def test_the_fast_playout_reaches_the_step_codes_position_after_every_move_over_many_seeds(
+        options, most_players):
+    games = moves_made = 0
+    for seed in range(200):
+        players = 3 + seed % (most_players - 2)
+        game = DotcombustGame(players, options=options)
+        assert game._plain and not game.no_tagbacks  # the playout takes its own loop
+        moves = 0
+        for out, step, noted, counts in played_out_move_by_move(game, 1000 + seed):
+            assert noted == counts
+            assert [getattr(out, name) for name in POSITION] == [getattr(step, name) for name in POSITION]
+            moves += 1
+        moves_made += moves
+        assert moves and step.returns() == out.returns() and game.metrics(step) == game.metrics(out)
+        games += 1
+    assert games == 200 and moves_made > 1000
 
 
 def test_a_playout_stops_after_max_moves_and_plays_on_from_there():

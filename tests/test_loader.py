@@ -37,7 +37,8 @@ def error_of(path) -> CardgenError:
 def test_a_good_deck_loads_with_its_edges(tmp_path):
     deck = load_deck(write(tmp_path, GOOD))
     card = deck.cards[0]
-    assert card.edges.top and card.edges.bottom and not card.edges.left and not card.edges.right
+    edges = card.fields["edges"]
+    assert edges.top and edges.bottom and not edges.left and not edges.right
     assert card.location.line == 5
 
 

@@ -109,7 +109,7 @@ def test_a_draw_is_worth_more_than_a_loss_to_the_search():
 # -- dotCOMbust: the others' hands dealt again -----------------------------------
 
 def _dotcombust_midgame(seed: int = 3, turns: int = 8, **options):
-    from cardgen.games.dotcombust import DotcombustGame
+    from cardgen.games.dotcombust.policies import DotcombustGame
 
     game = DotcombustGame(options=options)
     state = game.new_initial_state(random.Random(seed))
@@ -142,7 +142,8 @@ def test_a_dotcombust_determinization_keeps_what_the_player_has_seen():
 
 
 def test_dotcombust_a_part_kept_by_the_receiver_is_known_to_the_passer():
-    from cardgen.games.dotcombust import DotcombustGame, Pass
+    from cardgen.games.dotcombust.policies import DotcombustGame
+    from cardgen.games.dotcombust.rules import Pass
 
     game = DotcombustGame(3, assets=[3, 3, 3, 3])
     state = game.state_from_hands([[2, 1, 1, 0], [0, 1, 1, 2], [1, 1, 1, 1]])
@@ -168,7 +169,7 @@ def test_dotcombust_determinizations_are_independent_copies():
 
 
 def test_mcts_plays_dotcombust_to_the_end_and_is_seeded():
-    from cardgen.games.dotcombust import DotcombustGame
+    from cardgen.games.dotcombust.policies import DotcombustGame
 
     game = DotcombustGame(options={"assets": 8})
     one = run_playtest(game, 2, seed=3, policy="mcts:20", vs="random")

@@ -16,8 +16,8 @@ from .icons import draw_icon
 def draw(canvas, card, ctx) -> None:
     w, h, b = ctx.width, ctx.height, ctx.bleed
     cx, cy = w / 2, h / 2
-    edges = card.edges
-    fill = GRAY if card.gray else (card.color or ctx.accent)
+    edges = card.fields["edges"]
+    fill = GRAY if card.fields.get("gray") else (card.color or ctx.accent)
     draw_background(canvas, ctx, lighten(fill, 0.9))
     canvas.saveState()
     canvas.setStrokeColorRGB(*INK)

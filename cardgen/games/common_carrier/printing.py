@@ -10,6 +10,7 @@ from typing import Any
 from ... import numbers
 from ...errors import CardgenError
 from ...findings import Finding
+from ...model import Edges
 from .board import (
     BASIC_PATTERNS,
     BOTTOM,
@@ -40,6 +41,15 @@ def _deck_printing(deck: Any) -> list[list[tuple[int, bool, int, str]]]:
     return [_printing(c for c in deck.cards if c.owner == player) for player in (0, 1)]
 
 
+def _edges(card: Any) -> Edges | None:
+    """A tile's links, which the deck file gives and the loader keeps in its fields."""
+    return card.fields.get("edges")
+
+
+def _gray(card: Any) -> bool:
+    return bool(card.fields.get("gray", False))
+
+
 def check_deck(deck: Any) -> list[Finding]:
     """Structural checks: tiles, the 8 basic patterns, gray counts, a reachable target."""
     where = str(deck.path)
@@ -55,16 +65,16 @@ def check_deck(deck: Any) -> list[Finding]:
         if card.kind != "tile":
             error(f"Common Carrier plays only tiles; this '{card.kind}' card is printed "
                   "but never used in play", card, severity="warning")
-        elif card.edges is None:
+        elif _edges(card) is None:
             error("tile has no edges: give top, right, bottom and left as line or blank", card)
         elif card.owner not in (0, 1):
             error("tile belongs to no player (Common Carrier decks are per player)", card)
         else:
-            mask = mask_of(card.edges)
-            if card.gray and mask not in (PBX_MASK, GOOSE_MASK):
+            mask = mask_of(_edges(card))
+            if _gray(card) and mask not in (PBX_MASK, GOOSE_MASK):
                 error("a gray card must be a PBX (all four edges) or a goose egg (no edges), "
                       f"this one has {pattern_name(mask)}", card)
-            if not card.gray and mask in (PBX_MASK, GOOSE_MASK):
+            if not _gray(card) and mask in (PBX_MASK, GOOSE_MASK):
                 error(f"a card with {pattern_name(mask)} is a "
                       f"{'PBX' if mask else 'goose egg'} and must be gray", card)
     try:
@@ -249,9 +259,10 @@ def customise(deck: Any, cards: list, options: Mapping[str, Any], settings: Any)
         return list(cards)
     out = []
     for card in cards:
-        if card.kind == "tile" and card.gray and card.edges is not None and card.edges.count() in (0, 4):
+        edges = _edges(card)
+        if card.kind == "tile" and _gray(card) and edges is not None and edges.count() in (0, 4):
             for player, (pbx, goose) in enumerate(choice):
-                wanted = pbx if card.edges.count() == 4 else goose
+                wanted = pbx if edges.count() == 4 else goose
                 if wanted:
                     out.append(card.with_(copies=wanted, owner=player))
         else:

@@ -113,8 +113,8 @@ def standard_printing() -> list[tuple[int, bool, int, str]]:
 
 def _printing(cards: Iterable[Any]) -> list[tuple[int, bool, int, str]]:
     """One player's printed tiles among ``cards``, as the engine takes them (``Printed``)."""
-    return [(mask_of(card.edges), bool(card.gray), card.copies, card.id)
-            for card in cards if card.kind == "tile" and card.edges is not None]
+    return [(mask_of(card.fields["edges"]), bool(card.fields.get("gray")), card.copies, card.id)
+            for card in cards if card.kind == "tile" and card.fields.get("edges") is not None]
 
 
 # --- the game ------------------------------------------------------------

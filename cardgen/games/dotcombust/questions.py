@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .questions import Chart, Experiment, Question, Questions, Results, Settings, experiment, pct, share
+from ..questions import Chart, Experiment, Question, Questions, Results, Settings, experiment, pct, share
 
 #: the moves after which a game counts as stalled (a timeout) instead of played on: under To the
 #: Bitter End, players who search can pass assets round for ever (measured: a 3-player mcts:100

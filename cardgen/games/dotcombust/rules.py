@@ -20,37 +20,24 @@ who completed one shows it (it leaves the hand and scores now) or keeps it
 complete); the others have the one play NOTHING_TO_SHOW. Two assets
 completed at once are decided one per decision. The deal counts as a turn:
 an asset complete in the deal is decided before the first pass.
+
+This module is the state machine: ``DotcombustRules`` (the table: assets, players, options) and
+``DotcombustState``. What the players know of each other's hands is knowledge.py's, the deck's
+assets assets.py's, the players (random, greedy, the search's judgement) policies.py's.
 """
 from __future__ import annotations
 
-import functools
-import math
 import random
 from collections import Counter
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any, NamedTuple, cast
 
-from ..errors import CardgenError
-from ..findings import Finding
-from . import GameInfo, base
-from .base import SIMULTANEOUS, TERMINAL, Game, IllegalAction, OptionSpec, State
+from ...errors import CardgenError
+from .. import base
+from ..base import SIMULTANEOUS, TERMINAL, Game, IllegalAction, OptionSpec, State
+from .assets import asset_table, bundled_assets, keep_assets
+from .knowledge import catch_up
 
-#: evaluate, in a search: a player's share moves from 1/N by the points it gained since the
-#: searched position over this many (so a typical turn's gain or loss stays inside 0..1)
-EVALUATE_GAIN = 6.0
-#: evaluate, elsewhere: how many points of expected lead make a player e (2.72) times likelier to win
-EVALUATE_SPREAD = 3.0
-#: moves the search plays at random before it asks evaluate: none, it judges the position it
-#: reached. A turn's outcome is already a gamble on hidden hands (does the receiver hold the
-#: asset?), and every random turn after it adds noise that swamps the gap between good and bad
-#: plays (mcts:200 against three greedy players, 30 games each: 3 wins at depth 0, 2 at 1, 2 at 4)
-ROLLOUT_DEPTH = 0
-#: share of greedy plays chosen at random instead (see greedy_action)
-GREEDY_EXPLORE = 0.05
-#: the witness of a move the whole table sees (a face-up pass and its answer), in _learn's moves
-TABLE = -1
-#: the original game prints exactly this many cards
-FULL_DECK_CARDS = 80
 MIN_PLAYERS, MAX_PLAYERS = 3, 12
 #: To the Bitter End: the table gives up after this many offset rounds
 #: without anyone completing an asset ("all agree it's pointless")
@@ -100,80 +87,16 @@ class Show(NamedTuple):
 
 NOTHING_TO_SHOW = Show(-1, False)
 
-
-def game_from_deck(deck: Any, options: Mapping[str, Any] | None = None) -> DotcombustGame:
-    """The engine for a built deck; CLI options override the deck's own.
-
-    Refuses a deck that check_deck finds unplayable, naming the first problem.
-    """
-    errors = [f for f in check_deck(deck) if f.severity == "error"]
-    if errors:
-        raise CardgenError(f"deck cannot be played: {errors[0]}")
-    deck_options = deck.options or {}
-    merged = {k: v for k, v in deck_options.items() if k in _OPTION_NAMES}
-    for key, value in (options or {}).items():
-        # the deck's other keys (look, print) may come back here unchanged
-        if key in _OPTION_NAMES or key not in deck_options or deck_options[key] != value:
-            merged[key] = value
-    return DotcombustGame(options=merged, assets=_deck_assets(deck))
-
-
-def check_deck(deck: Any) -> list[Finding]:
-    """Structural checks: asset part lists, card count, players, the deal."""
-    where = str(deck.path)
-    at_options = getattr(deck, "key_locations", {}).get("options") or deck.location
-    findings: list[Finding] = []
-
-    def error(message: str, card: Any = None, severity: str = "error",
-              location: Any = None) -> None:
-        if card is not None:
-            location = card.location
-        findings.append(Finding(deck=where, message=message,
-                                card=card.id if card is not None else "",
-                                location=location or deck.location, severity=severity))
-
-    by_asset: dict[str, list[Any]] = {}
-    for card in deck.cards:
-        if card.kind != "asset":
-            continue
-        if not _asset(card):
-            error("asset card names no asset", card)
-            continue
-        by_asset.setdefault(_asset(card), []).append(card)
-    if not by_asset:
-        error("no asset cards: dotCOMbust is played with asset parts")
-        return findings
-
-    for name, cards in by_asset.items():
-        _check_asset(name, cards, error)
-
-    try:
-        opts = parse_options({k: v for k, v in (deck.options or {}).items()
-                              if k in _OPTION_NAMES})
-        kept = _keep_assets(list(by_asset), opts["assets"])
-    except CardgenError as exc:
-        error(str(exc), location=at_options)
-        return findings
-    players = opts["players"]
-    total = sum(c.copies for name in kept for c in by_asset[name])
-    # a smaller deck asked for with the assets option is meant to be smaller
-    if not opts["assets"] and total != FULL_DECK_CARDS:
-        error(f"the original game has {FULL_DECK_CARDS} cards, this deck has {total}",
-              severity="warning")
-    if total < 2 * players:
-        error(f"{total} cards dealt to {players} players gives someone fewer than 2 "
-              "cards, and a player with one card or none ends the game at once",
-              location=at_options)
-    return findings
-
-
 def parse_options(options: Mapping[str, Any] | None) -> dict[str, Any]:
     """Rule options from Python values or command-line strings, checked."""
     return base.parse_options("dotcombust", OPTION_SPECS, dict(options or {}))
 
+OPTION_NAMES = frozenset(spec.name for spec in OPTION_SPECS)
 
-class DotcombustGame(Game["DotcombustState"]):
-    """Asset sizes, players and rule options; deals States.
+
+class DotcombustRules(Game["DotcombustState"]):
+    """Asset sizes, players and rule options; deals States. The rules only: the game the flows
+    play, with its players, is ``policies.DotcombustGame``.
 
     ``assets`` is {name: size}, {name: part names} or a list of sizes; when
     omitted, the assets of the bundled deck (decks/dotcombust.yaml), so the
@@ -183,7 +106,6 @@ class DotcombustGame(Game["DotcombustState"]):
 
     name = "dotcombust"
     option_specs = OPTION_SPECS
-    rollout_depth = ROLLOUT_DEPTH
 
     def __init__(self, num_players: int | None = None,
                  options: Mapping[str, Any] | None = None,
@@ -193,8 +115,8 @@ class DotcombustGame(Game["DotcombustState"]):
             opts.setdefault("players", num_players)
         opts = parse_options(opts)
         super().__init__(opts["players"], opts)
-        names, sizes, parts = _asset_table(bundled_assets() if assets is None else assets)
-        kept = _keep_assets(names, opts["assets"])
+        names, sizes, parts = asset_table(bundled_assets() if assets is None else assets)
+        kept = keep_assets(names, opts["assets"])
         index = [names.index(n) for n in kept]
         self.asset_names: tuple[str, ...] = tuple(kept)
         self.asset_sizes: tuple[int, ...] = tuple(sizes[i] for i in index)
@@ -247,132 +169,6 @@ class DotcombustGame(Game["DotcombustState"]):
                 hand[a] += 1
         return DotcombustState(self, hands)
 
-    def random_action(self, state: DotcombustState, player: int, rng: random.Random) -> Pass | Show:
-        """A play drawn uniformly from ``state.legal_actions(player)``, mostly without listing them.
-
-        A pass under the plain rules: plays of the whole deck are drawn at random until one is
-        open to the hand (``_random_play``), so every legal play has the same chance. The play is
-        noted on the state, so ``apply_action`` need not check it again.
-        """
-        if state.ended_by:
-            raise IllegalAction("the game is over")
-        play: Pass | Show
-        if state._deciding:
-            pending = state.pending[player]
-            play = self._shows[pending[0]][rng.getrandbits(1)] if pending else NOTHING_TO_SHOW
-        elif self._plain and not (state.bans and state.bans[player * self.num_players + state.opponent(player)]):
-            play = self._flat[self._random_play(state.hands[player], rng)]
-        else:
-            legal = state.legal_passes(player)
-            play = legal[int(rng.random() * len(legal))]
-        trusted = state._trusted
-        if trusted is None:
-            trusted = state._trusted = [None] * self.num_players
-        trusted[player] = play
-        return play
-
-    def random_playout(self, state: DotcombustState, rng: random.Random, max_moves: int,
-                       branching: list[int]) -> int:
-        """Everyone plays at random until the game ends or ``max_moves`` moves are made; returns
-        the moves made, each decision's number of plays per player noted in ``branching``.
-
-        The same draws as the runner's turns of ``random_action``, so the same game from the same
-        rng, without checking its own plays or listing them. Under the plain rules without tagback
-        bans a pass turn is drawn and resolved in one loop (``_play_out_plain``); under the other
-        options it goes through random_action and the turn's resolution. The state tracks what the
-        players know no longer (``known_parts`` None): a game played out is not searched.
-        """
-        state._log = state._known = None
-        state._trusted = None
-        if self._plain and state.bans is None and state._incoming is None:
-            return self._play_out_plain(state, rng, max_moves, branching)
-        n = self.num_players
-        moves = 0
-        while not state.ended_by and moves < max_moves:
-            moves += 1
-            if state._deciding:
-                state._random_shows(rng.getrandbits, branching)
-                continue
-            joint = []
-            for p in range(n):
-                branching.append(state.num_legal_actions(p))
-                joint.append(cast(Pass, self.random_action(state, p, rng)))
-            state._trusted = None
-            state._apply_passes(joint)
-        return moves
-
-    def _play_out_plain(self, state: DotcombustState, rng: random.Random, max_moves: int,
-                        branching: list[int]) -> int:
-        """random_playout under the plain rules without tagback bans: a pass turn drawn as
-        random_action draws it (one player after the other, from the hand before the turn) and
-        resolved as _apply_passes resolves it. Every hand holds 2 cards or more (or the game is
-        over), so everyone passes, and each player answers the one pass it gets."""
-        n = self.num_players
-        hands, sizes, weights = state.hands, state.hand_sizes, state.weights
-        asset_sizes, weight, span, bits = self.asset_sizes, self._weight, self._span, self._bits
-        draw = rng.getrandbits
-        limit = self.turn_limit
-        moves = 0
-        while not state.ended_by and moves < max_moves:
-            moves += 1
-            if state._deciding:
-                state._random_shows(draw, branching)
-                continue
-            whole: list[tuple[int, int]] = []
-            plays = []
-            branching += weights  # each player's plays, before any pass leaves
-            for p in range(n):  # draw, and the pass leaves the hand
-                hand = hands[p]
-                u = draw(bits)
-                while u >= span or u & 3 >= weight[hand[u >> 2]]:  # as in _random_play
-                    u = draw(bits)
-                plays.append(u)
-                a = u >> 2
-                k = (u >> 1 & 1) + 1
-                held = hand[a]
-                if held == asset_sizes[a]:
-                    whole.append((p, a))
-                hand[a] = held - k
-                sizes[p] -= k
-                weights[p] += weight[held - k] - weight[held]
-            arriving: list[tuple[int, int, int]] = []
-            q = 1 + state.turn % (n - 1)
-            for p, u in enumerate(plays):  # each receiver answers the one pass it gets
-                if q == n:
-                    q = 0
-                a = u >> 2
-                hand = hands[q]
-                held = hand[a]
-                if held:  # pass back the card(s) plus one part, or all parts
-                    give = held if u & 2 else 1
-                    hand[a] = held - give
-                    sizes[q] -= give
-                    weights[q] += weight[held - give] - weight[held]
-                    arriving.append((p, a, (u >> 1 & 1) + 1 + give))
-                elif u & 1:  # face up: one comes back; of two, the receiver keeps one
-                    arriving.append((p, a, 1))
-                    if u & 2:
-                        arriving.append((q, a, 1))
-                else:  # face down: the receiver keeps them all
-                    arriving.append((q, a, (u >> 1 & 1) + 1))
-                q += 1
-            state.passes += n
-            state._arrive(arriving, whole)
-            state.turn += 1
-            if min(sizes) <= 1 or (limit and state.turn >= limit):  # as _check_end asks
-                state._check_end()
-        return moves
-
-    def _random_play(self, hand: list[int], rng: random.Random) -> int:
-        """A play of ``hand`` drawn uniformly, as its index in ``_flat``: plays of the whole deck
-        are drawn until one is the hand's. A hand under the plain rules holds 2 cards or more
-        (or the game is over), so it opens 4 plays or more and the drawing ends."""
-        weight, span, bits, draw = self._weight, self._span, self._bits, rng.getrandbits
-        u = draw(bits)
-        while u >= span or u & 3 >= weight[hand[u >> 2]]:
-            u = draw(bits)
-        return u
-
     def _plays_of(self, hand: list[int]) -> int:
         """How many passes ``hand`` opens under the plain rules: ``sum(_weight[c] for c in hand)``,
         counted faster: 2 for each asset held, 2 more for each held twice or more."""
@@ -417,115 +213,12 @@ class DotcombustGame(Game["DotcombustState"]):
         side = "face up" if action.face_up else "face down"
         return f"{len(names)} {names[0]} {side}"
 
-    def heuristic(self, state: DotcombustState, player: int) -> float:
-        """Points, plus part credit for assets well on their way."""
-        hand = state.hands[player]
-        return state.points[player] + sum(
-            _progress(c, s) for c, s in zip(hand, self.asset_sizes) if c)
-
-    def evaluate(self, state: DotcombustState) -> list[float]:
-        """Each player's prospects in 0..1, summing to about 1, for the search.
-
-        A finished game: its result, a draw an equal share. A position of a search (reached from
-        a determinization): 1/N moved by what the player's expected score (``value``) gained or
-        lost by its own passes since the searched position, over EVALUATE_GAIN. The gain, not
-        the standing: one move changes a player's standing little, and a share of the win near
-        0 or 1 hides the difference between two moves under the search's exploration (the
-        standing is in the finished games' results). Its own passes only: what the others
-        gained, and what the pass it had to answer cost it, depend on plays it did not choose
-        and are noise to its own choice (measured, mcts:1000 alone against three greedy players,
-        40 games: 7 wins and 12.6 points a game judging the whole gain, 8 and 13.4 judging its own
-        passes). Elsewhere: a softmax of the expected scores.
-        """
-        n = self.num_players
-        if state.ended_by:
-            result = state.returns()
-            return result if any(result) else [1.0 / n] * n
-        values = [self.value(state, p) for p in range(n)]
-        start = state._searched_from
-        if start is not None:
-            incoming = state._incoming or [0.0] * n
-            gains = [v - s - i for v, s, i in zip(values, start, incoming)]
-            return [min(1.0, max(0.0, 1.0 / n + g / EVALUATE_GAIN)) for g in gains]
-        top = max(values)
-        odds = [math.exp((v - top) / EVALUATE_SPREAD) for v in values]
-        total = sum(odds)
-        return [o / total for o in odds]
-
     def value(self, state: DotcombustState, player: int) -> float:
         """What ``player`` may expect to score: points, complete assets in hand in full, and
         part credit for the others."""
         hand = state.hands[player]
         return state.points[player] + sum(
-            _progress(c, s) for c, s in zip(hand, self.asset_sizes) if c)
-
-    def greedy_action(self, state: DotcombustState, player: int,
-                      rng: random.Random) -> Pass | Show:
-        """The play with the best expected gain for the player's own assets.
-
-        It sees only what the table sees: its own hand and how many cards
-        each other player holds; the parts it lacks are taken as spread at
-        random over the other hands. Ties go at random, and one play in
-        GREEDY_EXPLORE is any legal play, so two greedy players passing the
-        same asset to each other (a wash) do not stall the game for ever.
-        A completed asset is shown by ``greedy_show``.
-        """
-        if state.deciding():
-            return self.greedy_show(state, player)
-        legal = state.legal_passes(player)
-        if len(legal) == 1 or rng.random() < GREEDY_EXPLORE:
-            return rng.choice(legal)
-        hand = state.hands[player]
-        unseen = sum(state.hand_sizes) - state.hand_sizes[player]
-        receiver = state.hand_sizes[state.opponent(player)]
-        gains: dict[tuple[int, int, bool], float] = {}
-
-        def expected_gain(a: int, k: int, up: bool) -> float:
-            size, mine = self.asset_sizes[a], hand[a]
-            missing = size - mine
-            p_none = _chance_holds_none(unseen, missing, receiver)
-            held = missing * receiver / unseen / (1 - p_none) if p_none < 1 else 0.0
-            now = _progress(mine, size)
-            won = _progress(mine + (1 if k == 1 else held), size) - now
-            lost = _progress(mine - (k - 1 if up else k), size) - now
-            return (1 - p_none) * won + p_none * lost
-
-        best: list[Pass] = []
-        best_gain = float("-inf")
-        for action in legal:
-            gain = 0.0
-            for deal in _transactions(action):
-                if deal not in gains:
-                    gains[deal] = expected_gain(*deal)
-                gain += gains[deal]
-            if gain > best_gain + 1e-12:
-                best, best_gain = [action], gain
-            elif gain > best_gain - 1e-12:
-                best.append(action)
-        return rng.choice(best)
-
-    def greedy_show(self, state: DotcombustState, player: int) -> Show:
-        """Show a completed asset, unless that ends the game while not ahead.
-
-        Shown or kept, a complete asset scores the same; the choice steers the
-        end. Showing shrinks the hand towards the one card that ends the
-        game, so a player who is not ahead keeps an asset whose showing would
-        end it now, and plays on. "Ahead" uses what the table sees: the
-        player's own points, every complete asset in hand counted, against
-        the points the others have shown (their kept assets are hidden).
-        Showing otherwise did a little better than keeping when behind or
-        never showing (docs/rules-readings.md has the figures).
-        """
-        pending = state.pending[player]
-        if not pending:
-            return NOTHING_TO_SHOW
-        asset = pending[0]
-        if not state.show_would_end(player, asset):
-            return Show(asset, True)
-        mine = state.points[player] + sum(
-            size - 1 for c, size in zip(state.hands[player], self.asset_sizes) if c == size)
-        ahead = all(mine > state.points[q] for q in range(self.num_players) if q != player)
-        return Show(asset, ahead)
+            progress(c, s) for c, s in zip(hand, self.asset_sizes) if c)
 
     def metrics(self, state: DotcombustState) -> dict[str, Any]:
         """Points, spread, assets completed per size, kept to the end, passes, how it ended."""
@@ -606,7 +299,7 @@ class DotcombustState(State):
         "weights",
     )
 
-    def __init__(self, game: DotcombustGame, hands: list[list[int]] | None, turn: int = 0):
+    def __init__(self, game: DotcombustRules, hands: list[list[int]] | None, turn: int = 0):
         self.game = game
         if hands is None:  # clone() fills the fields itself
             return
@@ -624,7 +317,7 @@ class DotcombustState(State):
         how = "face up" if action.face_up else "face down"
         return f"pass {len(names)} {how}: {', '.join(dict.fromkeys(names))}"
 
-    def _init(self, game: DotcombustGame, hands: list[list[int]], turn: int) -> None:
+    def _init(self, game: DotcombustRules, hands: list[list[int]], turn: int) -> None:
         n = game.num_players
         count = len(game.asset_sizes)
         self.hands = hands
@@ -642,10 +335,10 @@ class DotcombustState(State):
         self.bans: list[int] | None = [0] * (n * n) if game.no_tagbacks else None
         self.last_completion = turn
         # what each player knows the others hold (known_parts): the turns not yet learnt from
-        # are logged, and learnt only when asked (see _catch_up); a log of None tracks nothing
+        # are logged, and learnt only when asked (see knowledge.catch_up); a log of None tracks nothing
         self._log: list[tuple] | None = []
         self._known: list[dict[int, int]] | None = None
-        # plays of each hand under the plain rules (see DotcombustGame._weight)
+        # plays of each hand under the plain rules (see DotcombustRules._weight)
         self.weights = [game._plays_of(hand) for hand in hands]
         # the plays random_action handed out on this position, which apply_action trusts
         self._trusted: list[Any] | None = None
@@ -664,11 +357,14 @@ class DotcombustState(State):
     @property
     def known_parts(self) -> list[dict[int, int]] | None:
         """known_parts[x * n + q]: {asset: parts} x knows q holds at least, learnt from the
-        passes between them (see _learn); None in a determinization, which tracks nothing."""
+        passes between them (knowledge.py); None in a determinization, which tracks nothing."""
         if self._log is None:
             return None
         if self._log or self._known is None:
-            self._catch_up()
+            n = self.game.num_players
+            if self._known is None:
+                self._known = [{} for _ in range(n * n)]
+            catch_up(self._known, self._log, n)
         return self._known
 
     # -- the verbs every engine shares -------------------------------------
@@ -796,7 +492,7 @@ class DotcombustState(State):
             sizes[p] -= len(cards)
             if bans is not None:  # a ban lasts until the next pass to them
                 bans[p * n + (p + offset) % n] = 0
-        # (player, asset, cards), in the order of the plays: the knowledge log reads it (_catch_up)
+        # (player, asset, cards), in the order of the plays: the knowledge log reads it (catch_up)
         arriving: list[tuple[int, int, int]] = []
         for p, play in enumerate(action):
             cards = play[0]
@@ -822,7 +518,7 @@ class DotcombustState(State):
                         after = held - 1 if k == 1 else 0
                     else:
                         after = (k == 2) if up else k
-                    incoming[q] += _progress(after, asset_sizes[a]) - _progress(held, asset_sizes[a])
+                    incoming[q] += progress(after, asset_sizes[a]) - progress(held, asset_sizes[a])
                 if held:  # pass back the card(s) plus one part, or all parts
                     give = 1 if k == 1 else held
                     hand[a] = held - give
@@ -868,19 +564,6 @@ class DotcombustState(State):
                     pending[p].sort()
                     self.last_completion = self.turn
                     self._deciding = True
-
-    def _random_shows(self, draw: Callable[[int], int], branching: list[int]) -> None:
-        """A show-or-keep decision at random for everyone, each player's number of plays noted in
-        ``branching``: drawn as random_action draws it, resolved as _apply_shows resolves it."""
-        branching += [2 if mine else 1 for mine in self.pending]
-        for p, mine in enumerate(self.pending):
-            if not mine:
-                continue
-            a = mine.pop(0)
-            if not draw(1):  # random_action: Show(a, True) at 0
-                self._lay_down(p, a)
-        self._deciding = any(self.pending)
-        self._check_end(on_show=True)
 
     def _apply_shows(self, action: Sequence[Show]) -> None:
         """Each player with a just-completed asset shows it (it scores now) or keeps it."""
@@ -1006,98 +689,6 @@ class DotcombustState(State):
         other._incoming = [0.0] * n
         return other
 
-    def _catch_up(self) -> None:
-        """Learn from the logged turns (see _learn) what each player knows the others hold.
-
-        A turn's entry is (offset, the plays, the cards that arrived in the order of the plays,
-        who gave a last card); a laid-down asset's is (player, asset): its parts are on the table.
-        An answer is read off its arrivals: the passer got more cards back than it passed when
-        the receiver paid, the passer got one back or both kept one of a face-up pass the
-        receiver had no part of, and the receiver got them all of a face-down one.
-        """
-        n = self.game.num_players
-        if self._known is None:
-            self._known = [{} for _ in range(n * n)]
-        known = self._known
-        log = self._log
-        assert log is not None
-        for entry in log:
-            if len(entry) == 2:
-                holder, asset = entry
-                for x in range(n):
-                    known[x * n + holder].pop(asset, None)
-                continue
-            offset, action, arriving, gifts = entry
-            moves: list[tuple[int, int, int, int]] = []
-            answers = iter(arriving)
-            for p, play in enumerate(action):
-                cards = play[0]
-                if not cards:
-                    continue
-                q = (p + offset) % n
-                # who sees p's cards move, and q's: each other, or (face up) the whole table
-                by_q, by_p = (TABLE, TABLE) if play[1] else (q, p)
-                moves += [(p, a, -1, by_q) for a in cards]
-                if gifts is not None and gifts[p]:
-                    next(answers)
-                    moves.append((q, cards[0], 1, p))
-                    continue
-                for a, k, _ in _transactions(play):
-                    x, _, back = next(answers)
-                    if x == q:  # the receiver had none and kept them all
-                        moves.append((q, a, k, by_p))
-                    elif back > k:  # the receiver paid back - k
-                        moves += [(q, a, k - back, by_p), (p, a, back, by_q)]
-                    else:  # face up to a receiver with none: one comes back, of two it keeps one
-                        moves.append((p, a, 1, by_q))
-                        if k == 2:
-                            next(answers)
-                            moves.append((q, a, 1, by_p))
-            self._learn(moves)
-        log.clear()
-
-    def _learn(self, moves: list[tuple[int, int, int, int]]) -> None:
-        """What each player now knows the others hold at least, after one turn of passes.
-
-        ``moves`` are (holder, asset, parts gained or lost, the other party).
-        The two parties of a pass see its faces; everyone sees how many cards
-        move, and the faces of a face-up pass (witness TABLE), so also what its
-        answer moved: the cards that come back are parts of the asset shown.
-        So x's lower bound on q's parts of asset a falls by every card q lost
-        that x did not see (it might have been an a) and by the a's x saw q
-        lose, floored at 0, and then rises by the a's x saw q gain.
-        """
-        known = self._known
-        assert known is not None
-        n = self.game.num_players
-        lost = [0] * n
-        seen_lost: dict[tuple[int, int], dict[int, int]] = {}
-        seen_gained: dict[tuple[int, int], dict[int, int]] = {}
-        for holder, a, change, witness in moves:
-            if change < 0:
-                lost[holder] -= change
-            seen = seen_lost if change < 0 else seen_gained
-            for x in (range(n) if witness == TABLE else (witness,)):
-                if x != holder:
-                    row = seen.setdefault((x, holder), {})
-                    row[a] = row.get(a, 0) + abs(change)
-        for x in range(n):
-            for q in range(n):
-                old = known[x * n + q]
-                gained = seen_gained.get((x, q))
-                if q == x or not (old or gained):
-                    continue
-                saw = seen_lost.get((x, q), {})
-                unseen = lost[q] - sum(saw.values())
-                new = {}
-                for a, c in old.items():
-                    c -= unseen + saw.get(a, 0)
-                    if c > 0:
-                        new[a] = c
-                for a, g in (gained or {}).items():
-                    new[a] = new.get(a, 0) + g
-                known[x * n + q] = new
-
     # -- dotCOMbust's own questions -----------------------------------------
 
     def opponent(self, player: int) -> int:
@@ -1175,145 +766,14 @@ class DotcombustState(State):
         self._deciding = False
 
 
-# -- option parsing and deck reading ---------------------------------------------
-
-_OPTION_NAMES = frozenset(spec.name for spec in OPTION_SPECS)
-
-
-def _keep_assets(names: list[str], keep: int) -> list[str]:
-    if keep > len(names):
-        raise CardgenError(f"dotcombust: option 'assets' must be at most "
-                           f"{len(names)} (the deck has {len(names)} assets), got {keep}")
-    return list(names[:keep] if keep else names)
-
-
-def _asset_table(assets: Any) -> tuple[list[str], list[int], list[tuple[str, ...]]]:
-    """Names, sizes and part names from {name: size}, {name: parts} or [sizes]."""
-    if isinstance(assets, Mapping):
-        items = list(assets.items())
-    else:
-        items = [(f"Asset {i + 1}", size) for i, size in enumerate(assets)]
-    names, sizes, parts = [], [], []
-    for name, spec in items:
-        if isinstance(spec, int):
-            part_names = tuple(f"{name} part {i + 1}" for i in range(spec))
-        else:
-            part_names = tuple(spec)
-        names.append(name)
-        sizes.append(len(part_names))
-        parts.append(part_names)
-    return names, sizes, parts
-
-
-def bundled_assets() -> dict[str, tuple[str, ...]]:
-    """The bundled deck's assets, {name: part names}, as ``game_from_deck`` reads them."""
-    return dict(_bundled_asset_items())
-
-
-@functools.lru_cache(maxsize=1)
-def _bundled_asset_items() -> tuple[tuple[str, tuple[str, ...]], ...]:
-    """Read once per process: engines are made often (a playtest, every test)."""
-    from . import bundled_deck
-
-    return tuple(_deck_assets(bundled_deck("dotcombust")).items())
-
-
-def _asset(card: Any) -> str:
-    """The asset an asset card is a part of (the deck's ``assets`` put it in the card's fields)."""
-    return str(card.fields.get("asset", ""))
-
-
-def _parts(card: Any) -> tuple[str, ...]:
-    """The part names of the asset an asset card belongs to."""
-    return tuple(card.fields.get("parts", ()))
-
-
-def _deck_assets(deck: Any) -> dict[str, tuple[str, ...]]:
-    """Each asset's printed part list, in the order the deck first shows it."""
-    assets: dict[str, tuple[str, ...]] = {}
-    for card in deck.cards:
-        if card.kind == "asset" and _asset(card) not in assets:
-            assets[_asset(card)] = _parts(card)
-    return assets
-
-
-def _check_asset(name: str, cards: list[Any], error: Any) -> None:
-    """Every card lists the same parts, and each part is printed exactly once."""
-    parts = _parts(cards[0])
-    if len(parts) < 2:
-        error(f"asset '{name}' lists {len(parts)} part(s); an asset needs 2 or more",
-              cards[0])
-    repeated = sorted(p for p, c in Counter(parts).items() if c > 1)
-    if repeated:
-        error(f"asset '{name}' lists part(s) {', '.join(repeated)} more than once",
-              cards[0])
-    seen: Counter[str] = Counter()
-    for card in cards:
-        if _parts(card) != parts:
-            error(f"asset '{name}': this card lists parts {list(_parts(card))}, "
-                  f"card '{cards[0].id}' lists {list(parts)}", card)
-        if card.title not in parts:
-            error(f"asset '{name}': part '{card.title}' is not in the asset's "
-                  f"part list {list(parts)}", card)
-        seen[card.title] += card.copies
-        if card.title in parts and seen[card.title] > 1:
-            error(f"asset '{name}': part '{card.title}' is printed "
-                  f"{seen[card.title]} times; each part exists once", card)
-    missing = [p for p in dict.fromkeys(parts) if p not in seen]
-    if missing:
-        error(f"asset '{name}' has no card for part(s) {', '.join(missing)}", cards[0])
-
-
-def _progress(count: float, size: int) -> float:
+def progress(count: float, size: int) -> float:
     """What holding ``count`` of ``size`` parts is worth: full points when complete."""
     if count >= size:
         return float(size - 1)
     return 0.5 * (size - 1) * (count / size) ** 2
 
 
-def _transactions(action: Pass) -> tuple[tuple[int, int, bool], ...]:
-    """(asset, cards, face up) of each answer a play asks for."""
-    cards = action[0]
-    if not cards:
-        return ()
-    if len(cards) == 2 and cards[0] != cards[1]:
-        return ((cards[0], 1, False), (cards[1], 1, False))
-    return ((cards[0], len(cards), action[1]),)
-
-
-def _show_to_string(game: DotcombustGame, action: Show) -> str:
+def _show_to_string(game: DotcombustRules, action: Show) -> str:
     if action.asset < 0:
         return "nothing to show"
     return f"{'show' if action.show else 'keep'} {game.asset_names[action.asset]}"
-
-
-def _chance_holds_none(unseen: int, missing: int, hand: int) -> float:
-    """Chance a hand of ``hand`` unseen cards has none of ``missing`` parts."""
-    chance = 1.0
-    for i in range(hand):
-        if unseen - i <= 0:
-            break
-        chance *= max(unseen - missing - i, 0) / (unseen - i)
-    return chance
-
-
-# --- the game, declared ---------------------------------------------------------
-
-def customise(deck: Any, cards: list, options: Mapping[str, Any], settings: Any) -> list:
-    """A smaller deck for fewer players: ``assets=N`` keeps the first N assets."""
-    keep = options.get("assets")
-    if not keep:
-        return cards
-    assets = list(dict.fromkeys(_asset(c) for c in cards if c.kind == "asset"))
-    if not 1 <= keep <= len(assets):
-        raise CardgenError(f"option assets must be from 1 to {len(assets)} (the deck has {len(assets)} assets), "
-                           f"got {keep}")
-    kept = set(assets[:keep])
-    return [c for c in cards if c.kind != "asset" or _asset(c) in kept]
-
-
-from .dotcombust_questions import QUESTIONS as ANALYZE_QUESTIONS  # noqa: E402
-
-GAME = GameInfo(id="dotcombust", name="dotCOMbust", engine=DotcombustGame, from_deck=game_from_deck,
-                check_deck=check_deck, customise=customise, players="3+",
-                questions=ANALYZE_QUESTIONS)
