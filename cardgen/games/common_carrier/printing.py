@@ -254,7 +254,7 @@ def parse_gray(text: str) -> list[tuple[int, int]] | None:
 def customise(deck: Any, cards: list, options: Mapping[str, Any], settings: Any) -> list:
     """The gray cards printed for each player: all of them (choose at the table), none (the basic
     game), or each player's own choice of 4 (``--gray 3,1``)."""
-    choice = parse_gray(getattr(settings, "gray", "all"))
+    choice = parse_gray(settings.gray)
     if choice is None:
         return list(cards)
     out = []
