@@ -13,6 +13,7 @@ import io
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -102,6 +103,8 @@ class _DeckReader:
         self.path = path
         self.folder = resolved(path, "deck file").parent
         self.references: list[Reference] = []
+        #: art name -> file, each name looked up and checked once however many cards name it
+        self.art_files: dict[str, Path] = {}
         self.icons_ = self.deck_icons()
         self.fonts_ = self.fonts()
 
@@ -175,7 +178,9 @@ class _DeckReader:
         return name
 
     def art(self, name: str, where: Location | None) -> Path:
-        path = resolve_art(name, self.folder, where)
+        if name not in self.art_files:
+            self.art_files[name] = resolve_art(name, self.folder, where)
+        path = self.art_files[name]
         if path.suffix.lower() == ".svg":
             self.refer("svg", name, where, path)
         return path
@@ -432,7 +437,7 @@ def _find_file(name: str, folder: Path, where: Location | None, what: str) -> Pa
         raise CardgenError(f"{what} name {name!r} contains a NUL character", where)
     if Path(name).is_absolute():
         raise CardgenError(f"{what} '{name}' must be a path relative to the deck file, not absolute", where)
-    for base in (folder, ART_DIR.resolve()):
+    for base in (folder, _art_dir()):
         candidate = resolved(base / name, what, where)
         if not candidate.is_relative_to(base):
             raise CardgenError(f"{what} '{name}' points outside the deck's folder and the art folder", where)
@@ -443,24 +448,50 @@ def _find_file(name: str, folder: Path, where: Location | None, what: str) -> Pa
     raise CardgenError(f"{what} '{name}' not found beside the deck ({folder}) or in the bundled art folder", where)
 
 
-_GOOD_IMAGES: set[tuple[Path, int, int]] = set()
+@lru_cache(maxsize=1)
+def _art_dir() -> Path:
+    return ART_DIR.resolve()
 
 
-def check_image(path: Path, name: str, where: Location | None) -> None:
-    """Refuse an image that is too big, not PNG/JPEG, or does not decode.
+@dataclass(frozen=True)
+class ImageFacts:
+    """What the check of a raster image learnt, so that nothing opens the file again for it."""
+
+    #: the stored picture's size in pixels
+    width: int
+    height: int
+    #: the EXIF orientation tag (1: as stored)
+    turn: int
+    jpeg: bool
+
+    @property
+    def upright_size(self) -> tuple[int, int]:
+        """The size in pixels once turned as its EXIF orientation says."""
+        return (self.height, self.width) if self.turn in QUARTER_TURNS else (self.width, self.height)
+
+
+#: EXIF orientations that turn the picture a quarter, so width and height swap
+QUARTER_TURNS = (5, 6, 7, 8)
+
+_GOOD_IMAGES: dict[tuple[Path, int, int], ImageFacts] = {}
+
+
+def check_image(path: Path, name: str, where: Location | None) -> ImageFacts:
+    """Refuse an image that is too big, not PNG/JPEG, or does not decode; else what it is.
 
     A file passes once per version (path, size, modification time): a deck
-    whose 2,000 cards share 10 images decodes each image once, not 2,000 times.
+    whose 2,000 cards share 10 images decodes each image once, not 2,000 times,
+    and the renderer takes its size and orientation from here.
     """
     stat = path.stat()
     key = (path, stat.st_size, stat.st_mtime_ns)
-    if key in _GOOD_IMAGES:
-        return
-    _check_image(path, name, where)
-    _GOOD_IMAGES.add(key)
+    facts = _GOOD_IMAGES.get(key)
+    if facts is None:
+        facts = _GOOD_IMAGES[key] = _check_image(path, name, where)
+    return facts
 
 
-def _check_image(path: Path, name: str, where: Location | None) -> None:
+def _check_image(path: Path, name: str, where: Location | None) -> ImageFacts:
     data = read_input(path, f"image '{name}'", MAX_IMAGE_BYTES, where)
     try:
         with Image.open(io.BytesIO(data)) as img:
@@ -469,16 +500,27 @@ def _check_image(path: Path, name: str, where: Location | None) -> None:
                                    f"{MAX_IMAGE_PIXELS // 1_000_000} megapixels allowed", where)
             if img.format not in ("PNG", "JPEG", "MPO"):  # MPO: a phone's JPEG with a second frame
                 raise CardgenError(f"image '{name}' is {img.format}; use PNG, JPEG or SVG", where)
+            width, height, jpeg = img.width, img.height, img.format in ("JPEG", "MPO")
             img.verify()
         with Image.open(io.BytesIO(data)) as img:
-            if img.format in ("JPEG", "MPO"):  # read every byte, but decode at 1/8 scale: cheap
+            if jpeg:  # read every byte, but decode at 1/8 scale: cheap
                 img.draft("RGB", (max(1, img.width // 8), max(1, img.height // 8)))
             img.load()  # a truncated or corrupt stream fails here, not when the PDF is written
+            # once loaded, a PNG's EXIF after its pixels is read too: asking later would decode it again
+            return ImageFacts(width, height, exif_orientation(img), jpeg)
     except CardgenError:
         raise
     except Exception as exc:
         reason = " ".join(str(exc).split()) or exc.__class__.__name__
         raise CardgenError(f"image '{name}' is not a readable PNG or JPEG image ({reason})", where) from None
+
+
+def exif_orientation(img) -> int:
+    """The EXIF orientation tag (1: as stored)."""
+    try:
+        return int(img.getexif().get(0x0112, 1) or 1)
+    except (ValueError, TypeError, OSError):
+        return 1
 
 
 def check_field_name(name: str, where: Location | None) -> None:

@@ -27,6 +27,10 @@ PRINT_SHOP_BLEED = 9.0
 TTS_COLUMNS, TTS_ROWS = 10, 7
 TTS_MAX_PIXELS = 10_000
 TTS_DPI = 200
+#: zlib level of every PNG written: 1, the fastest, encodes a card in about 70% of the time of Pillow's
+#: default (6), for files about 7% larger (dotCOMbust at 300 dpi: 5.5 MB instead of 5.2 MB); the
+#: pixels are the same
+PNG_COMPRESS_LEVEL = 1
 
 
 @dataclass(frozen=True)
@@ -117,7 +121,7 @@ def write_pngs(folder: Path, drawings: Mapping[str, Drawer], names: Mapping[str,
     for key, image in rasterize(drawings, list(names), box, dpi, corners):
         path = folder / names[key]
         with atomic_path(path) as tmp:
-            image.save(tmp, format="PNG", dpi=(dpi, dpi))
+            image.save(tmp, format="PNG", dpi=(dpi, dpi), compress_level=PNG_COMPRESS_LEVEL)
         written.append(path)
     manifest = folder / "manifest.csv"
     with atomic_path(manifest) as tmp, tmp.open("w", newline="", encoding="utf-8") as f:
@@ -208,7 +212,7 @@ def write_tts(folder: Path, name: str, drawings: Mapping[str, Drawer], decks: Se
 
 def _save(image, path: Path) -> None:
     with atomic_path(path) as tmp:
-        image.save(tmp, format="PNG")
+        image.save(tmp, format="PNG", compress_level=PNG_COMPRESS_LEVEL)
 
 
 def _transform(x: float = 0.0) -> dict[str, float]:

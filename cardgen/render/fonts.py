@@ -35,10 +35,13 @@ def default_family() -> FontFamily:
     return FontFamily(DEFAULT_FAMILY, tuple((style, folder / name) for style, name in _DEFAULT_FILES.items()))
 
 
+@lru_cache(maxsize=256)
 def register(path: Path) -> str:
     """The reportlab name of the TrueType font ``path``, registered on first use.
 
-    Raises FontFileError for a file that is not a usable TrueType font.
+    Raises FontFileError for a file that is not a usable TrueType font. Cached on the path as given,
+    before it is resolved: every page label and text width asks for the bundled face, and resolving
+    its path each time (a ``stat`` per folder on the way) cost a fifth of a many-copy build.
     """
     return _register(str(Path(path).resolve()))
 

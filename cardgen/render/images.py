@@ -10,28 +10,47 @@ import math
 from functools import lru_cache
 from pathlib import Path
 
+from typing import TYPE_CHECKING
+
 from reportlab.lib.rl_accel import fp_str
+
+if TYPE_CHECKING:
+    from ..deck import ImageFacts
 
 #: the longest side, in pixels, an art file is decoded to: 600 dpi across a 5 in card; a larger
 #: file is decoded at this size, so a 40-megapixel photo costs tens of MB, not hundreds
 MAX_SIDE = 3000
 
 
+def raster(path: Path) -> ImageFacts:
+    """``path``'s size and orientation, as the loader's check of this version of the file found them
+    (it checks every image a deck or layout names): a deck whose 2,000 faces share an image reads
+    it once, and an image edited while ``cardgen watch`` runs is read again."""
+    from ..deck import check_image
+
+    return check_image(path, path.name, None)
+
+
+def _embedded(path: Path) -> tuple[str, int, int]:
+    """The file to embed for ``path`` and its size in pixels."""
+    art = raster(path)
+    if art.turn == 1 and max(art.width, art.height) <= MAX_SIDE:
+        return str(path), art.width, art.height
+    stat = path.stat()
+    return _copy(path, stat.st_size, stat.st_mtime_ns)
+
+
 @lru_cache(maxsize=256)
-def _source(path: Path) -> str:
-    """The file to embed for ``path``: the file itself, or a copy turned as its EXIF orientation
-    says and scaled to at most MAX_SIDE pixels long (a JPEG decoded at a reduced scale to begin
-    with). Always a file name: from a file reportlab embeds a JPEG's bytes as they are, while
-    from an image in memory it decodes every pixel and keeps them."""
+def _copy(path: Path, size: int, mtime_ns: int) -> tuple[str, int, int]:
+    """A copy of ``path`` turned as its EXIF orientation says and scaled to at most MAX_SIDE pixels
+    long (a JPEG decoded at a reduced scale to begin with). Always a file name: from a file
+    reportlab embeds a JPEG's bytes as they are, while from an image in memory it decodes every
+    pixel and keeps them."""
     from PIL import Image, ImageOps
 
+    turn, jpeg = raster(path).turn, raster(path).jpeg
     with Image.open(path) as img:
-        turn = exif_orientation(img)
-        big = max(img.size) > MAX_SIDE
-        if turn == 1 and not big:
-            return str(path)
-        jpeg = img.format in ("JPEG", "MPO")
-        if jpeg and big:
+        if jpeg and max(img.size) > MAX_SIDE:
             # decode at 1/2, 1/4 or 1/8 scale, as long as the result still covers MAX_SIDE
             scale = MAX_SIDE / max(img.size)
             img.draft("RGB", (math.ceil(img.width * scale), math.ceil(img.height * scale)))
@@ -43,8 +62,13 @@ def _source(path: Path) -> str:
         if jpeg:
             shown.convert("RGB").save(small, format="JPEG", quality=92)
         else:
-            shown.save(small, format="PNG")
-    return str(small)
+            shown.save(small, format="PNG", compress_level=1)  # read back at once: its size matters not
+        return str(small), shown.width, shown.height
+
+
+def _source(path: Path) -> str:
+    """The file to embed for ``path``."""
+    return _embedded(path)[0]
 
 
 @lru_cache(maxsize=1)
@@ -59,32 +83,19 @@ def _scratch() -> Path:
     return folder
 
 
-#: EXIF orientations that turn the picture a quarter, so width and height swap
-QUARTER_TURNS = (5, 6, 7, 8)
-
-
-def exif_orientation(img) -> int:
-    """The EXIF orientation tag (1: as stored)."""
-    try:
-        return int(img.getexif().get(0x0112, 1) or 1)
-    except (ValueError, TypeError, OSError):
-        return 1
-
-
 def natural_size(path: Path) -> tuple[float, float]:
     """The art's own size: pixels (as embedded) for raster art, points for SVG."""
     if path.suffix.lower() == ".svg":
         from .svg import svg_size
 
         return svg_size(path)
-    from PIL import Image
-
-    with Image.open(_source(path)) as img:
-        width, height = img.size
+    _, width, height = _embedded(path)
     return float(width), float(height)
 
 
 _FORMS_ATTR = "_cardgen_art_forms"
+#: on a canvas: art file -> its natural size, for the art that has a form
+_SIZES_ATTR = "_cardgen_art_sizes"
 #: built-in icons are drawn into a form of this size and scaled where they are placed
 GLYPH_BOX = 100.0
 
@@ -126,6 +137,11 @@ def draw_glyph(canvas, glyph: Glyph, cx: float, cy: float, size: float) -> None:
 def define_art_form(canvas, path: Path, name: str) -> None:
     """Draw ``path`` once, at its natural size, as the form ``name``."""
     w, h = natural_size(path)
+    sizes = getattr(canvas, _SIZES_ATTR, None)
+    if sizes is None:
+        sizes = {}
+        setattr(canvas, _SIZES_ATTR, sizes)
+    sizes[path] = (w, h)  # every card placing the form scales it by this size, not asking the file again
     canvas.beginForm(name, 0, 0, w, h)
     _draw_natural(canvas, path, w, h)
     canvas.endForm()
@@ -133,8 +149,8 @@ def define_art_form(canvas, path: Path, name: str) -> None:
 
 def draw_art(canvas, path: Path, x: float, y: float, width: float, height: float, form: str | None = None) -> None:
     """Draw ``path`` stretched into the box (callers keep the aspect ratio), through its form if it has one."""
-    w, h = natural_size(path)
     form = form or getattr(canvas, _FORMS_ATTR, {}).get(path)
+    w, h = getattr(canvas, _SIZES_ATTR, {}).get(path) or natural_size(path)
     canvas.saveState()
     canvas.translate(x, y)
     canvas.scale(width / w, height / h)

@@ -77,6 +77,10 @@ class Env:
         self.chain = FontChain(fallback + (default_family(),))
         self.icon_names = frozenset(ICONS) | frozenset(deck.icons)
         self.roots = tuple(p.resolve() for p in (deck.folder, ART_DIR) if p is not None)
+        #: file name (as a field gives it) -> art file: the loader's art is resolved and checked already,
+        #: the rest is resolved once per build however many cards name it
+        self.art_paths: dict[str, Path] = {str(p): p for p in (*(c.image for c in deck.cards), deck.back.image,
+                                                               *deck.icons.values()) if p is not None}
         self._boxes: dict[int, tuple[float, float, float, float]] = {}
 
     def chain_for(self, font: str | None) -> FontChain:
@@ -262,6 +266,12 @@ def _image(element: Element, values, env: Env, result: Plan) -> list[tuple]:
 
 def _resolve_art(name: str, env: Env) -> Path:
     """A file named by a field: the card's own art (already checked), or a file beside the deck or in art/."""
+    if name not in env.art_paths:
+        env.art_paths[name] = _find_art(name, env)
+    return env.art_paths[name]
+
+
+def _find_art(name: str, env: Env) -> Path:
     candidate = Path(name)
     if candidate.is_absolute():
         resolved = candidate.resolve()
@@ -305,15 +315,11 @@ def _fit_box(iw: float, ih: float, x: float, y: float, w: float, h: float, fit: 
     return x + (w - dw) / 2, y + (h - dh) / 2, dw, dh
 
 
-@lru_cache(maxsize=256)
 def raster_size(path: Path) -> tuple[int, int]:
-    from PIL import Image
+    """The art's pixels, turned as its EXIF orientation says (from the one opening of the file)."""
+    from .images import raster
 
-    from .images import QUARTER_TURNS, exif_orientation
-
-    with Image.open(path) as img:
-        width, height = img.size
-        return (height, width) if exif_orientation(img) in QUARTER_TURNS else (width, height)
+    return raster(path).upright_size
 
 
 # --- text ------------------------------------------------------------------------
