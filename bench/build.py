@@ -240,7 +240,7 @@ def floor_pdf(target: Path, rows: list[dict], copies: int) -> None:
         c.setFillColorRGB(0, 0, 0)
         text = c.beginText(CARD_W * 0.4 + 14.5, CARD_H * 0.78 - 14)
         text.setFont(regular, 9, 11)
-        for line in simpleSplit(row["text"], regular, 9, CARD_W * 0.6 - 23):
+        for line in _lines(row["text"], regular, 9, CARD_W * 0.6 - 23):
             text.textLine(line)
         c.drawText(text)
 
@@ -299,7 +299,7 @@ def floor_png(folder: Path, rows: list[dict]) -> None:
         c.setFillColorRGB(0, 0, 0)
         text = c.beginText(CARD_W * 0.4 + 14.5, CARD_H * 0.78 - 14)
         text.setFont(regular, 9, 11)
-        for line in simpleSplit(row["text"], regular, 9, CARD_W * 0.6 - 23):
+        for line in _lines(row["text"], regular, 9, CARD_W * 0.6 - 23):
             text.textLine(line)
         c.drawText(text)
         c.translate(8.5, 8.5)
@@ -320,7 +320,7 @@ def floor_png(folder: Path, rows: list[dict]) -> None:
     pdf.close()
 
 
-def simpleSplit(text: str, font: str, size: float, width: float) -> list[str]:  # noqa: N802  (reportlab's name)
+def _lines(text: str, font: str, size: float, width: float) -> list[str]:
     from reportlab.lib.utils import simpleSplit as split
 
     return split(text, font, size, width)

@@ -254,7 +254,7 @@ def builtin_layouts() -> dict[str, _Source]:
 
     out: dict[str, _Source] = {}
     for path in sorted(bundled("layouts").glob("*.yaml")):
-        doc = load_located(path, f"cardgen/layouts/{path.name}")
+        doc = load_located(path, f"cardgen/layouts/{path.name}", shipped=True)
         check_schema(doc, LAYOUTS_FILE_SCHEMA)
         for name in doc.data.get("layouts", {}):
             out[name] = _Source(name, doc, ("layouts", name), True)

@@ -63,7 +63,8 @@ def test_an_image_is_opened_as_often_for_200_faces_as_for_2(tmp_path, monkeypatc
         folder = tmp_path / str(cards)
         folder.mkdir()
         deck = _image_deck(folder, cards)
-        counts[cards] = _count_opens(monkeypatch, lambda: build_decks([str(deck)], folder / "out", BuildSettings()))
+        counts[cards] = _count_opens(monkeypatch, lambda deck=deck, out=folder / "out":
+                                     build_decks([str(deck)], out, BuildSettings()))
     assert counts[2] == counts[200]
     assert set(counts[200]) == {"a0.png", "a1.png"}
     assert all(n <= 2 for n in counts[200].values()), counts[200]
@@ -134,3 +135,31 @@ def _chunks(data: bytes, kind: bytes) -> list[bytes]:
             out.append(data[at + 8:at + 8 + length])
         at += 12 + length
     return out
+
+
+def test_the_shipped_layouts_read_the_same_by_libyaml_as_by_pyyaml():
+    """The built-in layouts, read by every build, are composed by libyaml when PyYAML has it: the
+    same data and the same line and column for every value."""
+    import yaml
+
+    from cardgen.resources import bundled
+    from cardgen.yamlio import load_located, parse_located
+
+    for path in sorted(bundled("layouts").glob("*.yaml")):
+        fast = load_located(path, path.name, shipped=True)
+        plain = parse_located(path.read_text(encoding="utf-8"), path.name, yaml.SafeLoader)
+        assert fast.data == plain.data and fast.locations == plain.locations
+
+
+def test_a_shipped_file_with_a_mistake_is_reported_in_pyyaml_s_words(tmp_path):
+    import pytest
+
+    from cardgen.errors import CardgenError
+    from cardgen.yamlio import load_located
+
+    (tmp_path / "bad.yaml").write_text("layouts:\n  a: [1, 2\n", encoding="utf-8")
+    with pytest.raises(CardgenError) as fast:
+        load_located(tmp_path / "bad.yaml", shipped=True)
+    with pytest.raises(CardgenError) as plain:
+        load_located(tmp_path / "bad.yaml")
+    assert str(fast.value) == str(plain.value)

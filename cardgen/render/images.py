@@ -9,7 +9,6 @@ from __future__ import annotations
 import math
 from functools import lru_cache
 from pathlib import Path
-
 from typing import TYPE_CHECKING
 
 from reportlab.lib.rl_accel import fp_str
