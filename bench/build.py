@@ -205,11 +205,7 @@ def floor_pdf(target: Path, rows: list[dict], copies: int) -> None:
         c.endForm()
     art_form = {name: f"Art{i}" for i, name in enumerate(art)}
     c.beginForm("Back", 0, 0, CARD_W, CARD_H)
-    c.setFillColorRGB(*BAND)
-    c.rect(0, 0, CARD_W, CARD_H, fill=1, stroke=0)
-    c.setFillColorRGB(1, 1, 1)
-    c.setFont(bold, 18)
-    c.drawCentredString(CARD_W / 2, CARD_H / 2 - 6, "Bench")
+    _back(c, bold)
     c.endForm()
     c.beginForm("CropMarks")
     c.setLineWidth(0.4)
@@ -225,11 +221,7 @@ def floor_pdf(target: Path, rows: list[dict], copies: int) -> None:
     def face(row: dict) -> None:
         c.setFillColorRGB(1, 1, 1)
         c.rect(0, 0, CARD_W, CARD_H, fill=1, stroke=0)
-        c.setFillColorRGB(*INK)
-        c.rect(0, CARD_H * 0.78, CARD_W, CARD_H * 0.22, fill=1, stroke=0)
-        c.setFillColorRGB(1, 1, 1)
-        c.setFont(bold, 15)
-        c.drawString(8.5, CARD_H * 0.89 - 5, row["title"])
+        _words(c, row, regular, bold)
         w, h = _art_size(target.parent, row.get("image") or row["icon"])
         scale = min(CARD_W * 0.4 / w, (CARD_H * 0.78 - 14.5) / h)
         c.saveState()
@@ -237,12 +229,6 @@ def floor_pdf(target: Path, rows: list[dict], copies: int) -> None:
         c.scale(scale, scale)
         c.doForm(art_form[row.get("image") or row["icon"]])
         c.restoreState()
-        c.setFillColorRGB(0, 0, 0)
-        text = c.beginText(CARD_W * 0.4 + 14.5, CARD_H * 0.78 - 14)
-        text.setFont(regular, 9, 11)
-        for line in _lines(row["text"], regular, 9, CARD_W * 0.6 - 23):
-            text.textLine(line)
-        c.drawText(text)
 
     shared = copies > 1
     if shared:
@@ -292,25 +278,11 @@ def floor_png(folder: Path, rows: list[dict]) -> None:
     regular, bold = _floor_fonts()
     c = Canvas(buffer, pagesize=(CARD_W, CARD_H), invariant=1, pageCompression=1)
     for row in rows:
-        c.setFillColorRGB(*INK)
-        c.rect(0, CARD_H * 0.78, CARD_W, CARD_H * 0.22, fill=1, stroke=0)
-        c.setFillColorRGB(1, 1, 1)
-        c.setFont(bold, 15)
-        c.drawString(8.5, CARD_H * 0.89 - 5, row["title"])
-        c.setFillColorRGB(0, 0, 0)
-        text = c.beginText(CARD_W * 0.4 + 14.5, CARD_H * 0.78 - 14)
-        text.setFont(regular, 9, 11)
-        for line in _lines(row["text"], regular, 9, CARD_W * 0.6 - 23):
-            text.textLine(line)
-        c.drawText(text)
+        _words(c, row, regular, bold)
         c.translate(8.5, 8.5)
         _draw_art(c, folder, row["icon"], size=CARD_W * 0.4)
         c.showPage()
-    c.setFillColorRGB(*BAND)  # the back
-    c.rect(0, 0, CARD_W, CARD_H, fill=1, stroke=0)
-    c.setFillColorRGB(1, 1, 1)
-    c.setFont(bold, 18)
-    c.drawCentredString(CARD_W / 2, CARD_H / 2 - 6, "Bench")
+    _back(c, bold)
     c.showPage()
     c.save()
     pdf = pdfium.PdfDocument(buffer.getvalue())
@@ -320,6 +292,29 @@ def floor_png(folder: Path, rows: list[dict]) -> None:
                                                                   compress_type=zlib.Z_RLE)
         page.close()
     pdf.close()
+
+
+def _words(c, row: dict, regular: str, bold: str) -> None:
+    """A face's title band, title and text: the title at 15 pt bold, the text wrapped at 9 pt."""
+    c.setFillColorRGB(*INK)
+    c.rect(0, CARD_H * 0.78, CARD_W, CARD_H * 0.22, fill=1, stroke=0)
+    c.setFillColorRGB(1, 1, 1)
+    c.setFont(bold, 15)
+    c.drawString(8.5, CARD_H * 0.89 - 5, row["title"])
+    c.setFillColorRGB(0, 0, 0)
+    text = c.beginText(CARD_W * 0.4 + 14.5, CARD_H * 0.78 - 14)
+    text.setFont(regular, 9, 11)
+    for line in _lines(row["text"], regular, 9, CARD_W * 0.6 - 23):
+        text.textLine(line)
+    c.drawText(text)
+
+
+def _back(c, bold: str) -> None:
+    c.setFillColorRGB(*BAND)
+    c.rect(0, 0, CARD_W, CARD_H, fill=1, stroke=0)
+    c.setFillColorRGB(1, 1, 1)
+    c.setFont(bold, 18)
+    c.drawCentredString(CARD_W / 2, CARD_H / 2 - 6, "Bench")
 
 
 def _lines(text: str, font: str, size: float, width: float) -> list[str]:
