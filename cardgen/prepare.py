@@ -31,6 +31,8 @@ from .units import mm
 MAX_BACK_OFFSET_MM = 20.0
 RANKS = ("3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A", "2")
 SUITS = ("spades", "hearts", "diamonds", "clubs")
+SUIT_ICONS = {"spades": "spade", "hearts": "heart", "diamonds": "diamond", "clubs": "club"}
+SUIT_COLORS = {"spades": "#000000", "hearts": "#c71a1f", "diamonds": "#c71a1f", "clubs": "#000000"}
 
 
 @dataclass(frozen=True)
@@ -244,11 +246,12 @@ def _with_colors(deck: Deck, colors: tuple[str, ...]) -> Deck:
 
 
 def _standard_deck(deck: Deck) -> list[Card]:
+    """The 52 cards, drawn with the layout ``playing`` (cardgen/layouts/playing.yaml, or the deck's own)."""
     where = deck.key_locations.get("standard_deck")
-    footer = deck.standard_deck.get("text", "") if deck.standard_deck else ""
+    footer = (deck.standard_deck.get("text", "") if deck.standard_deck else "") or f"low {' '.join(RANKS)} high"
     return [Card(id=f"{rank.lower()}-of-{suit}", kind="playing",
                  title=f"{rank} of {suit}", text=footer, location=where,
-                 fields={"rank": rank, "suit": suit})
+                 fields={"rank": rank, "suit": suit, "suit_icon": SUIT_ICONS[suit], "suit_color": SUIT_COLORS[suit]})
             for suit in SUITS for rank in RANKS]
 
 

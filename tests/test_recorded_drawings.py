@@ -32,6 +32,10 @@ CASES = {
     "common-carrier-back-player-1": ("common-carrier", {}, "end-vertical", "back"),
     "argonauts-hero": (str(ROOT / "examples" / "argonauts" / "argonauts.yaml"), {}, "jason", "face"),
     "argonauts-monster-back": (str(ROOT / "examples" / "argonauts" / "argonauts.yaml"), {}, "hydra", "back"),
+    # the built-in layout `playing`: the bottom-right index turned 180 degrees
+    "clusterfuck-playing": ("clusterfuck", {"standard_deck": "true"}, "10-of-hearts", "face"),
+    # JOKER turned 90 and 270 degrees, the hat mirrored
+    "poker-joker-black": (str(ROOT / "examples" / "poker" / "poker.yaml"), {}, "joker-black", "face"),
 }
 
 
