@@ -11,6 +11,7 @@ drawings ``build`` prints.
 """
 from __future__ import annotations
 
+import math
 import time
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import replace
@@ -35,6 +36,8 @@ HAND_MAX = 16
 SHOWCASE_CARDS = 3
 SHOWCASE_MAX = 8
 SHOWCASE_CORNERS = mm(3)
+#: the largest hand or showcase picture: 50 megapixels, 200 MB to compose
+MAX_PICTURE_PIXELS = 50_000_000
 
 
 def preview_cards(deck_name: str, card_ids: Sequence[str], settings: BuildSettings, out_dir: Path,
@@ -99,7 +102,7 @@ def showcase_pictures(deck_name: str, card_ids: Sequence[str], settings: BuildSe
     """
     from .export.cards import CardBox, rasterize
     from .files import atomic_path
-    from .render.showcase import fan
+    from .render.showcase import fan, fan_size, showcase_size
     from .render.showcase import showcase as showcase_row
 
     if hand is None and not showcase:
@@ -124,13 +127,20 @@ def showcase_pictures(deck_name: str, card_ids: Sequence[str], settings: BuildSe
             raise CardgenError(f"deck '{deck.id}' has {len(keys)} distinct faces besides its reference cards, "
                                f"fewer than --hand {hand} shows; "
                                f"name {hand} CARD_IDs (a card may repeat)")
-    wanted = [("hand", fan, keys[:hand])] if hand is not None else []
+    wanted = [("hand", fan, fan_size, keys[:hand])] if hand is not None else []
     if showcase:
-        wanted.append(("showcase", showcase_row, keys if card_ids else keys[:SHOWCASE_CARDS]))
-    distinct = list(dict.fromkeys(key for _, _, chosen in wanted for key in chosen))
+        wanted.append(("showcase", showcase_row, showcase_size, keys if card_ids else keys[:SHOWCASE_CARDS]))
+    scale = dpi / 72
+    for name, _, size_of, chosen in wanted:
+        width, height = size_of(len(chosen), faces.width * scale, faces.height * scale, scale)
+        if width * height > MAX_PICTURE_PIXELS:
+            most = math.floor(dpi * math.sqrt(MAX_PICTURE_PIXELS / (width * height)))
+            raise CardgenError(f"the {name} at {dpi:g} dpi would be {width} x {height} px, more than "
+                               f"{MAX_PICTURE_PIXELS // 1_000_000} megapixels; use --dpi {most} or less")
+    distinct = list(dict.fromkeys(key for *_, chosen in wanted for key in chosen))
     box = CardBox(faces.width, faces.height, 0.0)
     images = dict(rasterize({key: faces.drawings[key] for key in distinct}, distinct, box, dpi, corners))
-    pictures = [(name, compose([images[key] for key in chosen], dpi / 72)) for name, compose, chosen in wanted]
+    pictures = [(name, compose([images[key] for key in chosen], scale)) for name, compose, _, chosen in wanted]
     folder = out_dir / "preview"
     folder.mkdir(parents=True, exist_ok=True)
     paths = []

@@ -173,6 +173,7 @@ def test_preview_dpi_sets_the_size_of_named_card_previews(cli, tmp_path):
     (("--hand", "3", "--dpi", "20"), "--dpi must be from 36 to 1200, got 20"),
     (("--showcase", "--corners", "2cm"), "--corners must be from 0 to 10 mm"),
     (("--showcase", "--corners", "round"), "--corners: expected a length"),
+    (("--hand", "16", "--dpi", "1200"), "the hand at 1200 dpi would be"),
 ])
 def test_bad_hand_or_showcase_is_refused_with_exit_2_and_nothing_written(cli, tmp_path, args, message):
     result = cli("preview", GOPS, *args, "--out", tmp_path)
@@ -221,3 +222,12 @@ def test_showcase_of_the_deck_first_faces_is_the_showcase_of_those_cards_named(t
     (named,) = showcase_pictures(str(GOPS), ("bid-1", "bid-2", "bid-3"), BuildSettings(), tmp_path / "b",
                                  showcase=True, dpi=40)
     assert default.read_bytes() == named.read_bytes()
+
+
+def test_a_picture_too_large_to_compose_names_the_largest_dpi_that_fits(cli, tmp_path):
+    result = cli("preview", "dotcombust", "--hand", "16", "--dpi", "1200", "--out", tmp_path)
+    assert result.exit_code == 2
+    assert "the hand at 1200 dpi would be 11940 x 5693 px, more than 50 megapixels; use --dpi 1029 or less" \
+        in result.output
+    width, height = pictures.fan_size(16, 252 * 1029 / 72, 144 * 1029 / 72, 1029 / 72)
+    assert width * height <= 50_000_000

@@ -77,35 +77,51 @@ def hand_layout(count: int, width: float, height: float, scale: float) -> tuple[
     return [Placement((cx - left, cy - top), a) for (cx, cy), a in zip(centres, angles)], size
 
 
+def fan_size(count: int, width: float, height: float, scale: float) -> tuple[int, int]:
+    """The size in pixels of the hand of ``count`` cards of ``width`` x ``height`` pixels."""
+    return hand_layout(count, width, height, scale)[1]
+
+
 def fan(cards: Sequence[Image.Image], scale: float) -> Image.Image:
     """A fanned hand of ``cards`` (equal-sized images), left to right, on a transparent background."""
     width, height = cards[0].size
     placements, size = hand_layout(len(cards), width, height, scale)
     picture = Image.new("RGBA", size, (0, 0, 0, 0))
     for card, place in zip(cards, placements):
-        layer = _place(_with_edge(_padded(card), scale), size, _turn_map(place, width, height))
-        picture = _with_shadow(picture, layer, scale)
+        tl, bl, tr, br = _turned_box(*place.centre, width, height, place.angle)
+        _draw(picture, _with_edge(_padded(card), scale), [tl, tr, br, bl], card.size, scale)
     return picture
+
+
+def showcase_layout(count: int, width: float, height: float, scale: float) -> tuple[list[list[Point]],
+                                                                                   list[list[Point]], tuple[int, int]]:
+    """The showcase of ``count`` cards of ``width`` x ``height`` pixels: each card's corners and its
+    reflection's (top left, top right, bottom right, bottom left) and the picture's size."""
+    card_quad = perspective_quad(width, height)
+    floor_quad = _reflection_quad(width, height)
+    drawn = max(x for x, _ in card_quad) - min(x for x, _ in card_quad)
+    step = drawn * (1 + SHOWCASE_GAP)
+    cards = [[(x + i * step, y) for x, y in card_quad] for i in range(count)]
+    floors = [[(x + i * step, y) for x, y in floor_quad] for i in range(count)]
+    left, top, size = _frame([p for quad in cards + floors for p in quad], scale)
+    return ([[(x - left, y - top) for x, y in quad] for quad in cards],
+            [[(x - left, y - top) for x, y in quad] for quad in floors], size)
+
+
+def showcase_size(count: int, width: float, height: float, scale: float) -> tuple[int, int]:
+    """The size in pixels of the showcase of ``count`` cards of ``width`` x ``height`` pixels."""
+    return showcase_layout(count, width, height, scale)[2]
 
 
 def showcase(cards: Sequence[Image.Image], scale: float) -> Image.Image:
     """``cards`` (equal-sized images) standing in a row in perspective, with shadows and a floor reflection."""
     width, height = cards[0].size
-    card_quad = perspective_quad(width, height)
-    floor_quad = _reflection_quad(width, height)
-    drawn = max(x for x, _ in card_quad) - min(x for x, _ in card_quad)
-    step = drawn * (1 + SHOWCASE_GAP)
-    quads = [[(x + i * step, y) for x, y in quad] for i in range(len(cards)) for quad in (card_quad, floor_quad)]
-    left, top, size = _frame([p for quad in quads for p in quad], scale)
+    card_quads, floor_quads, size = showcase_layout(len(cards), width, height, scale)
     picture = Image.new("RGBA", size, (0, 0, 0, 0))
-    for i, card in enumerate(cards):
-        card_at = [(x - left, y - top) for x, y in quads[2 * i]]
-        floor_at = [(x - left, y - top) for x, y in quads[2 * i + 1]]
+    for card, card_at, floor_at in zip(cards, card_quads, floor_quads):
         padded = _padded(card)
-        reflection = _place(_reflection(padded), size, _quad_map(floor_at, card.size, REFLECTION_SHARE))
-        picture = Image.alpha_composite(picture, reflection)
-        layer = _place(_with_edge(padded, scale), size, _quad_map(card_at, card.size))
-        picture = _with_shadow(picture, layer, scale)
+        _draw(picture, _reflection(padded), floor_at, card.size, scale, share=REFLECTION_SHARE, shadow=False)
+        _draw(picture, _with_edge(padded, scale), card_at, card.size, scale)
     return picture
 
 
@@ -135,24 +151,21 @@ def _reflection_quad(width: float, height: float) -> list[Point]:
 
 def _frame(points: Sequence[Point], scale: float) -> tuple[float, float, tuple[int, int]]:
     """The left and top of a picture holding ``points`` with room for shadows, and its size in pixels."""
-    room = (MARGIN + 3 * SHADOW_BLUR + max(map(abs, SHADOW_OFFSET))) * scale
+    room = MARGIN * scale + _room(scale)
     xs, ys = [x for x, _ in points], [y for _, y in points]
     left, top = math.floor(min(xs) - room), math.floor(min(ys) - room)
     return left, top, (math.ceil(max(xs) + room) - left, math.ceil(max(ys) + room) - top)
+
+
+def _room(scale: float) -> float:
+    """How far beyond a card its shadow reaches, in pixels."""
+    return (3 * SHADOW_BLUR + max(map(abs, SHADOW_OFFSET))) * scale
 
 
 def _turned_box(cx: float, cy: float, width: float, height: float, angle: float) -> list[Point]:
     cos, sin = math.cos(math.radians(angle)), math.sin(math.radians(angle))
     return [(cx + dx * cos - dy * sin, cy + dx * sin + dy * cos)
             for dx in (-width / 2, width / 2) for dy in (-height / 2, height / 2)]
-
-
-def _turn_map(place: Placement, width: float, height: float) -> tuple[Image.Transform, tuple[float, ...]]:
-    """The affine map from picture pixels to card pixels for a card centred at ``place``, turned by its angle."""
-    cos, sin = math.cos(math.radians(place.angle)), math.sin(math.radians(place.angle))
-    cx, cy = place.centre
-    return Image.Transform.AFFINE, (cos, sin, PAD + width / 2 - cos * cx - sin * cy,
-                                    -sin, cos, PAD + height / 2 + sin * cx - cos * cy)
 
 
 def _quad_map(quad: Sequence[Point], size: tuple[int, int], share: float = 1.0) -> tuple[Image.Transform,
@@ -193,41 +206,43 @@ def _padded(card: Image.Image) -> Image.Image:
     return out
 
 
-def _place(card: Image.Image, size: tuple[int, int], mapping: tuple[Image.Transform, tuple[float, ...]]) -> Image.Image:
-    """The card drawn on a transparent picture of ``size`` through ``mapping`` (picture -> card pixels)."""
-    method, data = mapping
-    return card.transform(size, method, data, resample=Image.Resampling.BICUBIC,
-                                          fillcolor=(0, 0, 0, 0))
+def _draw(picture: Image.Image, card: Image.Image, quad: Sequence[Point], size: tuple[int, int], scale: float,
+          share: float = 1.0, shadow: bool = True) -> None:
+    """Lay the top ``share`` of a (padded) card of ``size`` on ``picture`` with its corners at ``quad``, over
+    its soft shadow; only the part of the picture it covers is drawn, so memory stays a card's worth."""
+    room = _room(scale) if shadow else 2
+    xs, ys = [x for x, _ in quad], [y for _, y in quad]
+    left, top = max(0, math.floor(min(xs) - room)), max(0, math.floor(min(ys) - room))
+    right, bottom = min(picture.width, math.ceil(max(xs) + room)), min(picture.height, math.ceil(max(ys) + room))
+    local = [(x - left, y - top) for x, y in quad]
+    method, data = _quad_map(local, size, share)
+    layer = card.transform((right - left, bottom - top), method, data, resample=Image.Resampling.BICUBIC,
+                           fillcolor=(0, 0, 0, 0))
+    picture.alpha_composite(_with_shadow(layer, scale) if shadow else layer, (left, top))
 
 
 def _with_edge(card: Image.Image, scale: float) -> Image.Image:
-    """The (padded) card with a faint hairline round its edge, following round corners where it has them."""
-    out = card
-    line = Image.new("RGBA", out.size, (0, 0, 0, 0))
-    alpha = out.getchannel("A")
-    inner = alpha.filter(ImageFilter.MinFilter(2 * max(1, round(EDGE * scale)) + 1))
-    ring = Image.new("L", out.size, 0)
-    ring.paste(alpha)
+    """The (padded) card with a faint hairline round its edge, following round corners where it has them.
+
+    The hairline is the card less the card shrunk by its width; the shrinking is a box blur that keeps
+    only what stays fully opaque (a rank filter of that size takes ten times as long)."""
+    alpha = card.getchannel("A")
+    inner = alpha.filter(ImageFilter.BoxBlur(max(1, round(EDGE * scale)))).point(lambda a: 255 if a == 255 else 0)
+    ring = alpha.copy()
     ring.paste(0, mask=inner)
+    line = Image.new("RGBA", card.size, (0, 0, 0, 0))
     line.putalpha(ring.point(lambda a: round(a * EDGE_OPACITY)))
-    return Image.alpha_composite(out, line)
+    return Image.alpha_composite(card, line)
 
 
-def _with_shadow(picture: Image.Image, layer: Image.Image, scale: float) -> Image.Image:
-    """``layer`` laid on ``picture`` over its own soft shadow (blurred only where it falls, for speed)."""
+def _with_shadow(layer: Image.Image, scale: float) -> Image.Image:
+    """``layer`` over its own soft shadow."""
     dx, dy = (round(d * scale) for d in SHADOW_OFFSET)
-    alpha = layer.getchannel("A").point(lambda a: round(a * SHADOW_OPACITY))
     shadow_alpha = Image.new("L", layer.size, 0)
-    shadow_alpha.paste(alpha, (dx, dy))
-    box = shadow_alpha.getbbox()
-    if box:
-        reach = math.ceil(3 * SHADOW_BLUR * scale)
-        box = (max(0, box[0] - reach), max(0, box[1] - reach), min(layer.width, box[2] + reach),
-               min(layer.height, box[3] + reach))
-        shadow_alpha.paste(shadow_alpha.crop(box).filter(ImageFilter.GaussianBlur(SHADOW_BLUR * scale)), box[:2])
+    shadow_alpha.paste(layer.getchannel("A").point(lambda a: round(a * SHADOW_OPACITY)), (dx, dy))
     shadow = Image.new("RGBA", layer.size, (0, 0, 0, 0))
-    shadow.putalpha(shadow_alpha)
-    return Image.alpha_composite(Image.alpha_composite(picture, shadow), layer)
+    shadow.putalpha(shadow_alpha.filter(ImageFilter.GaussianBlur(SHADOW_BLUR * scale)))
+    return Image.alpha_composite(shadow, layer)
 
 
 def _reflection(card: Image.Image) -> Image.Image:
