@@ -287,15 +287,35 @@ def watch(decks, out_dir, **options):
 @_OUT
 @_sheet_option
 @_deck_options
+@click.option("--hand", type=int, default=None, metavar="N",
+              help="A fanned hand of N cards (1 to 16), as a player holds them, with soft shadows: "
+                   "DECK-hand.png. The cards: CARD_IDs (N of them), or the deck's first N distinct faces "
+                   "(reference cards left out).")
+@click.option("--showcase", is_flag=True,
+              help="A row of cards in perspective with shadows and a floor reflection: DECK-showcase.png. "
+                   "The cards: CARD_IDs (1 to 8), or the deck's first 3 distinct faces (reference cards "
+                   "left out).")
+@click.option("--dpi", type=float, default=None,
+              help="Resolution of the pictures, 36 to 1200 [default: 150; the contact sheet 100].")
+@click.option("--corners", "corners_text", default="3mm", metavar="LENGTH", show_default=True,
+              help="Corner radius of the cards in --hand and --showcase pictures (0: square).")
 @click.option("--open", "open_", is_flag=True, help="Open the pictures in the system's image viewer.")
-def preview(deck, card_ids, out_dir, open_, **shared):
+def preview(deck, card_ids, out_dir, hand, showcase, dpi, corners_text, open_, **shared):
     """PNGs of DECK's cards CARD_ID... (front and back side by side), or a contact sheet of every face.
 
-    Writes them to OUT/preview/ and prints their paths.
+    With --hand N or --showcase (or both), pictures of the fronts for a rulebook or
+    a crowdfunding page instead: RGBA PNGs on a transparent background, at --dpi.
+    Writes them to OUT/preview/ (DECK-ID.png, DECK-contact-sheet.png,
+    DECK-hand.png, DECK-showcase.png) and prints their paths.
     """
-    from .preview import preview_cards
+    from .preview import preview_cards, showcase_pictures
 
-    paths = preview_cards(deck, card_ids, _settings(**shared), out_dir)
+    settings = _settings(**shared)
+    if hand is not None or showcase:
+        paths = showcase_pictures(deck, card_ids, settings, out_dir, hand=hand, showcase=showcase,
+                                  dpi=dpi, corners=_length(corners_text, "--corners"))
+    else:
+        paths = preview_cards(deck, card_ids, settings, out_dir, dpi=dpi)
     for path in paths:
         click.echo(str(path))
         if open_ and click.launch(str(path)) != 0:
