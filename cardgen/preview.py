@@ -15,8 +15,7 @@ from typing import Any
 from .build import build_decks
 from .deck import slug
 from .errors import CardgenError
-from .prepare import BuildSettings, deck_faces, prepare_decks
-from .sheets import load_template
+from .prepare import BuildSettings, deck_faces, deck_template, prepare_decks
 
 PREVIEW_DPI = 150
 CONTACT_DPI = 100
@@ -33,7 +32,7 @@ def preview_cards(deck_name: str, card_ids: Sequence[str], settings: BuildSettin
     from .yamlio import did_you_mean
 
     deck = prepare_decks([deck_name], settings)[0]
-    faces = deck_faces(deck, load_template(settings.sheet))
+    faces = deck_faces(deck, deck_template(deck, settings))
     box = CardBox(faces.width, faces.height, 0.0)
     folder = out_dir / "preview"
     folder.mkdir(parents=True, exist_ok=True)
