@@ -47,7 +47,8 @@ def build_decks(names: Sequence[str], out_dir: Path, settings: BuildSettings) ->
     """
     from .progress import expect
 
-    results, jobs = [], []
+    results: list[BuildResult] = []
+    jobs: list[DeckJob] = []
     for deck in prepare_decks(names, settings):
         template = deck_template(deck, settings)
         if settings.one_pdf and jobs and template != jobs[0].template:

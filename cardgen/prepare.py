@@ -25,7 +25,7 @@ from .model import Card, Deck, Player
 from .render.faces import Faces
 from .render.reference import option_on
 from .resolve import load_resolved
-from .sheets import DEFAULT_SHEET, DUPLEX_MODES, INK_MODES, SheetTemplate, load_template, turns
+from .sheets import BUSINESS_STOCKS, DUPLEX_MODES, INK_MODES, SheetTemplate, load_template, turns
 from .sheets.papers import DEFAULT_MARGIN, MAX_GAP, MAX_MARGIN, fit
 from .sheets.sizes import CARD_SIZES, DEFAULT_CARD, PAPERS, Size, card_size, paper_size, same_size
 from .units import mm
@@ -308,8 +308,8 @@ def deck_card(deck: Deck) -> Size:
 def deck_template(deck: Deck, settings: BuildSettings) -> SheetTemplate:
     """The sheet ``deck`` prints on: ``--sheet`` (stock of the deck's card size; a deck naming no
     size takes the stock's), else ``--paper``, else the deck's ``paper:``, imposed automatically;
-    with neither, business cards on the default business-card stock (letter-10up) and any other
-    size on Letter, imposed automatically."""
+    with neither, business cards on business-card stock (letter-10up; a4-10up for 85 x 55 mm)
+    and any other size on Letter, imposed automatically."""
     card = deck_card(deck)
     if settings.sheet is not None:
         return _stock(deck, card, settings.sheet, settings)
@@ -318,9 +318,8 @@ def deck_template(deck: Deck, settings: BuildSettings) -> SheetTemplate:
     if paper is None and deck.paper:
         paper, where = deck.paper, deck.key_locations.get("paper")
     if paper is None:
-        stock = load_template(DEFAULT_SHEET)
-        if same_size((card.width, card.height), (stock.card_width, stock.card_height)) and \
-                settings.margin is None and settings.gap is None:
+        stock = _business_stock(card)
+        if stock is not None and settings.margin is None and settings.gap is None:
             return stock
         paper = "letter"
     try:
@@ -328,6 +327,15 @@ def deck_template(deck: Deck, settings: BuildSettings) -> SheetTemplate:
                    settings.gap or 0.0)
     except CardgenError as exc:
         raise CardgenError(f"deck '{deck.id}': {exc.message}", where or exc.location) from None
+
+
+def _business_stock(card: Size) -> SheetTemplate | None:
+    """The business-card stock nearest ``card`` if it is one of theirs (within 4 mm each way)."""
+    stocks = [load_template(name) for name in BUSINESS_STOCKS]
+    fitting = [t for t in stocks if same_size((card.width, card.height), (t.card_width, t.card_height))]
+    return min(fitting, key=lambda t: max(abs(a - b) for a, b in zip(sorted((card.width, card.height)),
+                                                                    sorted((t.card_width, t.card_height)))),
+               default=None)
 
 
 def _stock(deck: Deck, card: Size, sheet: str, settings: BuildSettings) -> SheetTemplate:

@@ -17,6 +17,8 @@ from ..resources import bundled, bundled_names
 from ..units import mm, parse_length
 
 DEFAULT_SHEET = "letter-10up"
+#: the stock a business-card deck prints on when it names no paper: the one nearest its card size
+BUSINESS_STOCKS = (DEFAULT_SHEET, "a4-10up")
 #: art past the trim on stock that declares no bleed (pre-cut business-card stock), where there is room
 OUTER_BLEED = mm(3)
 #: the flips that print backs, and "off" for fronts only

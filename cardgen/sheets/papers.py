@@ -9,9 +9,9 @@ them. Turned cards are drawn turned in their slots by ``impose`` (see
 """
 from __future__ import annotations
 
-from . import OUTER_BLEED, SheetTemplate
 from ..errors import CardgenError
 from ..units import mm
+from . import OUTER_BLEED, SheetTemplate
 from .sizes import Size, describe
 
 #: the printable margin when none is given: inside what most home printers reach
