@@ -137,8 +137,7 @@ def _sheet_option(func, default: str | None = None):
         metavar="NAME|FILE.yaml", shell_complete=lambda ctx, param, incomplete: [
             n for n in names if n.startswith(incomplete)],
         help=f"Sheet template (stock with a fixed grid): {', '.join(names)}, or a template .yaml file "
-             "(docs/sheets.md); its card size must be the deck's."
-             + ("" if default else " [default: letter-10up for business cards, else --paper letter]"))(func)
+             "(docs/sheets.md); with a deck, its card size must be the deck's.")(func)
 
 
 def _stock_option(func):
@@ -155,7 +154,8 @@ def _paper_options(func):
         _sheet_option,
         click.option("--paper", default=None, metavar="|".join(PAPERS) + "|WxH",
                      help="Paper to impose the cards on automatically, the most a page, turned when that fits "
-                          "more (e.g. a4, 210x297mm) [default: the deck's paper:, else as --sheet says]."),
+                          "more (e.g. a4, 210x297mm) [default: the deck's paper:; with neither, business "
+                          "cards go on letter-10up and other sizes on letter]."),
         click.option("--margin", "margin_text", default=None, metavar="LENGTH",
                      help="Printable margin around the cards with --paper [default: 5mm]."),
         click.option("--gap", "gap_text", default=None, metavar="LENGTH",
