@@ -267,7 +267,7 @@ def test_a_deck_without_paper_prints_business_cards_on_letter_10up_and_other_siz
         load_template("a4-10up")
     # --gap alone imposes the business cards on Letter
     t = deck_template(load_resolved(_deck(tmp_path, "")), BuildSettings(gap=mm(6)))
-    assert t.name == "letter, business cards" and t.gap_row == pytest.approx(mm(6))
+    assert t.name == "business on letter" and t.gap_row == pytest.approx(mm(6))
     t = deck_template(load_resolved(_deck(tmp_path, "card: tarot\n")), BuildSettings())
     assert (t.page_width, t.page_height, t.per_sheet) == (8.5 * 72, 11 * 72, 4)
     t = deck_template(load_resolved(_deck(tmp_path, "card: mini\npaper: a4\n")), BuildSettings())
@@ -338,6 +338,18 @@ def test_a_bad_card_or_paper_key_is_located(cli, tmp_path):
     assert "d.yaml:3:7: card: unknown card size 'jumbo'" in result.output
     result = cli("validate", _deck(tmp_path, "card: poker\npaper: A6\n"))
     assert result.exit_code == 2 and "d.yaml:4:8: paper: unknown paper 'A6'" in result.output
+
+
+def test_one_pdf_takes_decks_of_one_sheet_only(cli, tmp_path):
+    poker, business = _deck(tmp_path, "card: poker\n", "p.yaml"), tmp_path / "b.yaml"
+    business.write_text("deck: b\nname: B\ncards:\n  - {id: a, title: A}\n")
+    result = cli("build", poker, business, "--one-pdf", "--out", tmp_path)
+    assert result.exit_code == 2 and "one PDF takes one sheet" in result.output, result.output
+    assert "poker on letter" in result.output and "letter-10up" in result.output
+    result = cli("build", poker, business, "--one-pdf", "--paper", "a4", "--out", tmp_path / "both")
+    # one paper, but each size has its own grid on it (9 poker cards, 10 business cards on A4)
+    assert result.exit_code == 2 and "poker on a4" in result.output and "business on a4" in result.output
+    assert not list(tmp_path.rglob("*.pdf"))
 
 
 def test_a_card_too_big_for_the_paper_says_so(cli, tmp_path):

@@ -37,12 +37,12 @@ def fit(paper: Size, card: Size, margin: float = DEFAULT_MARGIN, gap: float = 0.
     columns, rows, turned, slot = best
     used_w = columns * slot.width + (columns - 1) * gap
     used_h = rows * slot.height + (rows - 1) * gap
-    between = f"{gap / mm(1):g} mm gaps" if gap else "cards touching"
+    between = f"{gap / mm(1):g} mm apart" if gap else "touching"
     return SheetTemplate(
-        name=f"{paper.name}, {card.name} cards",
-        description=f"{paper.label or describe(width, height)}, {columns * rows} {card.label or card.name} cards "
-                    f"({columns} x {rows}{', turned' if turned else ''}), {between}, "
-                    f"{margin / mm(1):g} mm margin",
+        name=f"{card.name} on {paper.name}",
+        description=f"{paper.label or describe(width, height)}: {columns * rows} cards of "
+                    f"{card.label or describe(card.width, card.height)} ({columns} x {rows}"
+                    f"{', turned' if turned else ''}), {between}, {margin / mm(1):g} mm margin",
         page_width=width, page_height=height,
         card_width=slot.width, card_height=slot.height,
         columns=columns, rows=rows,
