@@ -16,7 +16,7 @@ import click
 from .errors import CardgenError
 from .export import DEFAULT_FORMAT, FORMATS
 from .games import LADDER_POLICIES, POLICIES, BuildSetting, declared_settings
-from .sheets import BACK_FLIPS, DUPLEX_MODES, INK_MODES
+from .sheets import BACK_FLIPS, DEFAULT_SHEET, DUPLEX_MODES, INK_MODES
 
 BAD_INPUT = 2
 UNPLAYABLE = 1
@@ -128,15 +128,42 @@ def main() -> None:
 # Choices come from the data they name (sheet templates, duplex modes,
 # policies), so help texts cannot drift from what the program accepts.
 
-def _sheet_option(func):
-    from .sheets import DEFAULT_SHEET, template_names
+def _sheet_option(func, default: str | None = None):
+    from .sheets import template_names
 
     names = template_names()
     return click.option(
-        "--sheet", default=DEFAULT_SHEET, show_default=True,
+        "--sheet", default=default, show_default=default is not None,
         metavar="NAME|FILE.yaml", shell_complete=lambda ctx, param, incomplete: [
             n for n in names if n.startswith(incomplete)],
-        help=f"Sheet template: {', '.join(names)}, or a template .yaml file.")(func)
+        help=f"Sheet template (stock with a fixed grid): {', '.join(names)}, or a template .yaml file "
+             "(docs/sheets.md); with a deck, its card size must be the deck's.")(func)
+
+
+def _stock_option(func):
+    """``--sheet`` of a command without a deck (calibrate): a stock, by default letter-10up."""
+    return _sheet_option(func, DEFAULT_SHEET)
+
+
+def _paper_options(func):
+    """Where the cards go: a stock template, or a paper imposed automatically (declared once for
+    every command that builds or reads the cards' size)."""
+    from .sheets.sizes import PAPERS
+
+    for option in reversed((
+        _sheet_option,
+        click.option("--paper", default=None, metavar="|".join(PAPERS) + "|WxH",
+                     help="Paper to impose the cards on automatically, the most a page, turned when that fits "
+                          "more (e.g. a4, 210x297mm) [default: the deck's paper:; with neither, business "
+                          "cards go on letter-10up and other sizes on letter]."),
+        click.option("--margin", "margin_text", default=None, metavar="LENGTH",
+                     help="Printable margin around the cards with --paper [default: 5mm]."),
+        click.option("--gap", "gap_text", default=None, metavar="LENGTH",
+                     help="Space between cards with --paper, for bleed and crop marks between them, e.g. 6mm "
+                          "[default: 0, cards touching, one cut between neighbours]."),
+    )):
+        func = option(func)
+    return func
 
 
 def _duplex_option(modes: tuple[str, ...]):
@@ -170,10 +197,14 @@ def _json_option(what: str):
     return click.option("--json", "as_json", is_flag=True, help=f"Print the {what} as JSON.")
 
 
-def _settings(colors=(), players=None, options=(), **fields):
+def _settings(colors=(), players=None, options=(), margin_text=None, gap_text=None, **fields):
     """BuildSettings from the shared options; ``--players N`` is the players option, and the options
     of the games' own build settings go to ``game_settings`` by name."""
     from .prepare import BuildSettings, parse_option_pairs
+
+    for name, text in (("margin", margin_text), ("gap", gap_text)):
+        if text is not None:
+            fields[name] = _length(text, f"--{name}")
 
     overrides = parse_option_pairs(options)
     if players is not None:
@@ -192,7 +223,7 @@ def _build_options(func):
     """Everything `build` takes; `watch` takes the same."""
     for option in reversed((
         _OUT,
-        _sheet_option,
+        _paper_options,
         _duplex_option(DUPLEX_MODES),
         click.option("--back-offset", default="0,0", metavar="X,Y", show_default=True,
                      help="Shift every backs page by X,Y mm (+X right, +Y up) to correct printer misregistration."),
@@ -285,7 +316,7 @@ def watch(decks, out_dir, **options):
 @click.argument("deck")
 @click.argument("card_ids", nargs=-1, metavar="[CARD_ID]...")
 @_OUT
-@_sheet_option
+@_paper_options
 @_deck_options
 @click.option("--hand", type=int, default=None, metavar="N",
               help="A fanned hand of N cards (1 to 16), as a player holds them, with soft shadows: "
@@ -337,10 +368,12 @@ def _length(text: str, option: str) -> float:
 
 @main.command("list")
 def list_() -> None:
-    """Show the bundled decks, sheet templates and built-in icons."""
+    """Show the bundled decks, card sizes, papers, sheet templates and built-in icons."""
     from .prepare import BuildSettings, plan_outputs, prepare_decks
     from .render.icons import ICONS
     from .sheets import load_template, template_names
+    from .sheets.papers import fit
+    from .sheets.sizes import CARD_SIZES, PAPERS
 
     click.echo("Decks (as `cardgen build` prints them by default):")
     for deck in prepare_decks((), BuildSettings()):
@@ -356,7 +389,15 @@ def list_() -> None:
         if deck.options:
             click.echo(f"  {'':16} options: " + ", ".join(
                 f"{k}={'auto' if v is None else v}" for k, v in deck.options.items()))
-    click.echo("Sheets:")
+    click.echo("Card sizes (card: NAME, or WxH such as 63x88mm), cards a page with 5 mm margins:")
+    for size in CARD_SIZES.values():
+        per_page = ", ".join(f"{fit(paper, size).per_sheet} on {paper.name}" for paper in
+                             (PAPERS["letter"], PAPERS["a4"]))
+        click.echo(f"  {size.name:16} {size.label}: {per_page}")
+    click.echo("Papers (--paper NAME or WxH, paper: in a deck):")
+    for paper in PAPERS.values():
+        click.echo(f"  {paper.name:16} {paper.label}")
+    click.echo("Sheets (--sheet NAME, stock with a fixed grid):")
     for name in template_names():
         t = load_template(name)
         click.echo(f"  {name:16} {t.description}")
@@ -367,7 +408,7 @@ def list_() -> None:
 
 
 @main.command()
-@_sheet_option
+@_stock_option
 @_duplex_option(BACK_FLIPS)
 @click.option("--out", "out_file", type=click.Path(dir_okay=False, path_type=Path),
               default=Path("output/calibration.pdf"), show_default=True, help="Where to write the PDF.")
@@ -386,8 +427,15 @@ def calibrate(sheet, duplex, out_file):
 
 
 @main.command()
-def schema() -> None:
+@click.option("--sheet", "sheet_schema", is_flag=True,
+              help="The JSON Schema of sheet template files instead (docs/sheets.md).")
+def schema(sheet_schema) -> None:
     """Print the JSON Schema of deck files (for editor completion)."""
+    if sheet_schema:
+        from .sheets import template_schema_json
+
+        click.echo(template_schema_json())
+        return
     from .games import BUNDLED
     from .schema import schema_json
 
@@ -408,7 +456,7 @@ def new(name, parent):
 
 @main.command()
 @click.argument("decks", nargs=-1, metavar="[DECK]...")
-@_sheet_option
+@_paper_options
 @_deck_options
 @click.option("--games", default=20, show_default=True, type=click.IntRange(0, 10000),
               help="Seeded playtest games per deck (0: structural checks only).")

@@ -22,8 +22,7 @@ from .build import build_decks
 from .deck import slug
 from .errors import CardgenError
 from .model import Card, Deck
-from .prepare import BuildSettings, deck_faces, prepare_decks
-from .sheets import load_template
+from .prepare import BuildSettings, deck_faces, deck_template, prepare_decks
 from .units import mm
 
 PREVIEW_DPI = 150
@@ -53,7 +52,7 @@ def preview_cards(deck_name: str, card_ids: Sequence[str], settings: BuildSettin
     if dpi is not None:
         settings = replace(settings, dpi=dpi)  # checked with the other settings
     deck = prepare_decks([deck_name], settings)[0]
-    faces = deck_faces(deck, load_template(settings.sheet))
+    faces = deck_faces(deck, deck_template(deck, settings))
     box = CardBox(faces.width, faces.height, 0.0)
     folder = out_dir / "preview"
     paths = []
@@ -117,7 +116,7 @@ def showcase_pictures(deck_name: str, card_ids: Sequence[str], settings: BuildSe
         raise CardgenError(f"--showcase shows 1 to {SHOWCASE_MAX} cards, got {len(card_ids)} CARD_IDs")
     dpi = PREVIEW_DPI if dpi is None else dpi
     deck = prepare_decks([deck_name], replace(settings, dpi=dpi, corners=corners))[0]  # both checked there
-    faces = deck_faces(deck, load_template(settings.sheet))
+    faces = deck_faces(deck, deck_template(deck, settings))
     if card_ids:
         keys = [faces.face(card) for card in _named_cards(deck, card_ids)]
     else:

@@ -215,7 +215,14 @@ DECK_SCHEMA = {
                    "description": "who made the deck: the PDFs' Author"},
         "game": {"type": "string", "pattern": ID_PATTERN, "maxLength": 60,
                  "description": "the game: a bundled game, a game an installed plug-in adds, or none"},
-        "orientation": {"type": "string", "enum": ["landscape", "portrait"]},
+        "orientation": {"type": "string", "enum": ["landscape", "portrait"],
+                        "description": "which way the card stands; by default the way its card size does"},
+        "card": {"type": "string", "minLength": 1, "maxLength": 40,
+                 "description": "the card size: business, business-eu, poker, bridge, mini, tarot, euro, "
+                                "square, or WIDTHxHEIGHT with a unit (63x88mm, 2.5x3.5in); default business"},
+        "paper": {"type": "string", "minLength": 1, "maxLength": 40,
+                  "description": "the paper to print on, the cards imposed automatically: letter, a4, legal, "
+                                 "a3, tabloid, or WIDTHxHEIGHT with a unit; --paper and --sheet override it"},
         "per_player": {"type": "boolean"},
         "players": {
             "type": "array",
