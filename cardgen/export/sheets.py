@@ -20,7 +20,7 @@ from ..files import atomic_path
 from ..progress import tick
 from ..render import text
 from ..render.images import define_art_form, define_glyph_form, use_art_forms
-from ..sheets import PlacedCard, Printing, SheetTemplate, Slot, impose
+from ..sheets import Placement, PlacedCard, Printing, SheetTemplate, Slot, impose
 from ..units import mm
 
 # binary (Flate) streams, not ASCII85 on top: a quarter smaller and much faster to write
@@ -72,17 +72,17 @@ def _write(target: Path, printing: Printing, drawings: Mapping[str, Drawer], car
     shared = sorted(key for key, n in uses.items() if n > 1)
     define_art_forms(canvas, drawings, list(uses))
     forms = define_forms(canvas, drawings, shared, card_w, card_h, t.art_bleed, art=False)
-    marks = t.crop_marks()
-    _define_crop_marks(canvas, marks)
-    label_room = _label_room(t, marks)
+    marks = side_crop_marks(printing)
+    mark_forms = _define_crop_marks(canvas, marks)
+    label_room = _label_room(t, [mark for side in marks.values() for mark in side], printing)
     for page in pages:
         tick(len(page.placements))
-        for placement in page.placements:
+        bleeds = page_bleeds(t, page.placements)
+        for placement, bleed in zip(page.placements, bleeds):
             form = forms.get(placement.key)
-            _place(canvas, placement.slot, form or drawings[placement.key], t.slot_bleed(placement.slot),
-                   card_w, card_h)
-        if page.side == "fronts" or printing.back_marks:
-            canvas.doForm(CROP_MARKS_FORM)
+            _place(canvas, placement.slot, form or drawings[placement.key], bleed, card_w, card_h)
+        if page.side in mark_forms:
+            canvas.doForm(mark_forms[page.side])
         if label_room is not None:
             _label(canvas, label_room, f"{info.label} · sheet {page.sheet + 1}/{page.sheets} · {page.side}")
         canvas.showPage()
@@ -163,25 +163,124 @@ def _place(canvas: Canvas, slot: Slot, drawing: str | Drawer, bleed: tuple[float
     canvas.restoreState()
 
 
-#: the form that holds a page's crop marks, drawn once per PDF
+def page_bleeds(template: SheetTemplate, placements: Sequence[Placement]) -> list[Bleed]:
+    """How far art may show past each side of each placed card (left, bottom, right, top).
+
+    The template's bleed by where the slot sits (``SheetTemplate.slot_bleed``),
+    and on a page with empty slots (the last sheet of a deck, a back left out)
+    a side facing an empty slot of the grid bleeds as far as the art is drawn,
+    as a side facing the margin does: a printer that places the page a little
+    off shows art past the last row, not bare paper. A corner whose two sides
+    both open that way would cover a card sitting diagonally, so then only
+    the side-by-side opening is kept.
+    """
+    filled = {(p.slot.row, p.slot.column) for p in placements}
+    reach = template.art_bleed
+
+    def empty(row: int, column: int) -> bool:
+        return 0 <= row < template.rows and 0 <= column < template.columns and (row, column) not in filled
+
+    out = []
+    for placement in placements:
+        slot = placement.slot
+        left, bottom, right, top = template.slot_bleed(slot)
+        r, c = slot.row, slot.column
+        # rows count from the top of the page: the row below is r + 1
+        open_left, open_right = empty(r, c - 1), empty(r, c + 1)
+        open_bottom = empty(r + 1, c) and not (open_left and (r + 1, c - 1) in filled) \
+            and not (open_right and (r + 1, c + 1) in filled)
+        open_top = empty(r - 1, c) and not (open_left and (r - 1, c - 1) in filled) \
+            and not (open_right and (r - 1, c + 1) in filled)
+        out.append((max(left, reach) if open_left else left, max(bottom, reach) if open_bottom else bottom,
+                    max(right, reach) if open_right else right, max(top, reach) if open_top else top))
+    return out
+
+
+def side_crop_marks(printing: Printing) -> dict[str, list[Mark]]:
+    """The crop marks of each side that has them: on the fronts, the template's cut lines moved by
+    ``front_offset``; on the backs (with ``back_marks``), the cut lines of the backs page (mirrored
+    by the flip) moved by the backs' total offset. Marks follow their cards, so they stay on the
+    real cut lines and as clear of the art as the template puts them."""
+    t = printing.template
+    marks = t.crop_marks()
+    sides = {"fronts": shift_marks(marks, printing.front_offset, t.page_width, t.page_height)}
+    if printing.back_marks and printing.duplex != "off":
+        backs = _mirrored(marks, printing.duplex, t.page_width, t.page_height)
+        sides["backs"] = shift_marks(backs, printing.back_offset_total, t.page_width, t.page_height)
+    return sides
+
+
+#: a crop mark, a line segment (x1, y1, x2, y2) in points
+Mark = tuple[float, float, float, float]
+#: how far art shows past a card's trim: (left, bottom, right, top), in points
+Bleed = tuple[float, float, float, float]
+#: crop marks stop this far from the paper's edge
+MARK_EDGE = 2.0
+
+
+def shift_marks(marks: Sequence[Mark], offset: tuple[float, float], page_width: float,
+                page_height: float) -> list[Mark]:
+    """``marks`` moved by ``offset``, cut back to MARK_EDGE from the paper's edge; a mark left
+    shorter than 4 points is dropped."""
+    dx, dy = offset
+    if not dx and not dy:
+        return list(marks)
+    out = []
+    for x1, y1, x2, y2 in marks:
+        x1, x2 = sorted((min(max(x1 + dx, MARK_EDGE), page_width - MARK_EDGE),
+                         min(max(x2 + dx, MARK_EDGE), page_width - MARK_EDGE)))
+        y1, y2 = sorted((min(max(y1 + dy, MARK_EDGE), page_height - MARK_EDGE),
+                         min(max(y2 + dy, MARK_EDGE), page_height - MARK_EDGE)))
+        if max(x2 - x1, y2 - y1) >= 4:
+            out.append((x1, y1, x2, y2))
+    return out
+
+
+def _mirrored(marks: Sequence[Mark], duplex: str, page_width: float, page_height: float) -> list[Mark]:
+    """The marks as the backs page has them: long-edge flip mirrors x, short-edge y (the same marks
+    when the template is symmetric)."""
+    if duplex == "long":
+        mirrored = [(page_width - x2, y1, page_width - x1, y2) for x1, y1, x2, y2 in marks]
+    else:
+        mirrored = [(x1, page_height - y2, x2, page_height - y1) for x1, y1, x2, y2 in marks]
+
+    def key(items: Sequence[Mark]) -> list[tuple[float, ...]]:
+        return sorted(tuple(round(v, 3) for v in mark) for mark in items)
+
+    return list(marks) if key(mirrored) == key(marks) else mirrored
+
+
+#: the form that holds a page's crop marks, drawn once per PDF (and one for the backs when they differ)
 CROP_MARKS_FORM = "CropMarks"
 
 
-def _define_crop_marks(canvas: Canvas, marks: Sequence[tuple[float, float, float, float]]) -> None:
-    canvas.beginForm(CROP_MARKS_FORM)
-    canvas.setStrokeColorRGB(0, 0, 0)
-    canvas.setLineWidth(CROP_MARK_WIDTH)
-    for x1, y1, x2, y2 in marks:
-        canvas.line(x1, y1, x2, y2)
-    canvas.endForm()
+def _define_crop_marks(canvas: Canvas, sides: Mapping[str, Sequence[Mark]]) -> dict[str, str]:
+    """A form for each distinct set of marks; returns side -> form name."""
+    names: dict[str, str] = {}
+    defined: dict[tuple[Mark, ...], str] = {}
+    for side, marks in sides.items():
+        key = tuple(marks)
+        if key not in defined:
+            defined[key] = CROP_MARKS_FORM if not defined else f"{CROP_MARKS_FORM}{len(defined) + 1}"
+            canvas.beginForm(defined[key])
+            canvas.setStrokeColorRGB(0, 0, 0)
+            canvas.setLineWidth(CROP_MARK_WIDTH)
+            for x1, y1, x2, y2 in marks:
+                canvas.line(x1, y1, x2, y2)
+            canvas.endForm()
+        names[side] = defined[key]
+    return names
 
 
-def _label_room(template: SheetTemplate, marks: Sequence[tuple[float, float, float, float]]
+def _label_room(template: SheetTemplate, marks: Sequence[Mark], printing: Printing | None = None
                 ) -> tuple[float, float] | None:
     """Where the page label may go in the bottom margin, (start x, stop x): at least LABEL_EDGE from
-    the paper's edge (outside most printers' unprintable margin), clear of the cards and crop
-    marks; None when there is no margin to print in."""
+    the paper's edge (outside most printers' unprintable margin), clear of the cards (moved down
+    by an offset too) and crop marks; None when there is no margin to print in."""
     left, bottom, right, _ = template.card_area()
+    if printing is not None:
+        shifts = [printing.front_offset[1]] + ([printing.back_offset_total[1]] if printing.duplex != "off" else [])
+        bottom += min(0.0, *shifts)
     room_top = bottom - template.art_bleed - 2.0
     if room_top < LABEL_EDGE + LABEL_SIZE:
         return None
