@@ -20,7 +20,7 @@ from ..files import atomic_path
 from ..progress import tick
 from ..render import text
 from ..render.images import define_art_form, define_glyph_form, use_art_forms
-from ..sheets import Placement, PlacedCard, Printing, SheetTemplate, Slot, impose
+from ..sheets import PlacedCard, Placement, Printing, SheetTemplate, Slot, impose
 from ..units import mm
 
 # binary (Flate) streams, not ASCII85 on top: a quarter smaller and much faster to write
