@@ -243,7 +243,7 @@ def test_a_full_sheet_bleeds_as_the_template_says(name):
 @pytest.mark.parametrize("name", template_names())
 @pytest.mark.parametrize("duplex", ["long", "short"])
 def test_every_side_facing_an_empty_slot_bleeds_and_no_bleed_covers_another_card(name, duplex):
-    from cardgen.export.sheets import page_bleeds
+    from cardgen.export.sheets import page_bleeds, shared_bleed
 
     t = load_template(name)
     for count in range(1, t.per_sheet + 1):
@@ -251,6 +251,14 @@ def test_every_side_facing_an_empty_slot_bleeds_and_no_bleed_covers_another_card
             placements = _placements(t, count, side, duplex, backless)
             filled = {(p.slot.row, p.slot.column) for p in placements}
             bleeds = page_bleeds(t, placements)
+            ceded = shared_bleed(placements, bleeds)
+            boxes = [(p.slot.x - b[0], p.slot.y - b[1], p.slot.x + p.slot.width + b[2], p.slot.y + p.slot.height + b[3])
+                     for p, b in zip(placements, bleeds)]
+            for i, a in enumerate(boxes):
+                for j, c in enumerate(boxes[i + 1:], i + 1):
+                    overlap = min(a[2], c[2]) - max(a[0], c[0]) > 1e-6 and min(a[3], c[3]) - max(a[1], c[1]) > 1e-6
+                    # where two cards' bleed meets, each gives up the other's half of it
+                    assert not overlap or (ceded[i] and ceded[j]), (count, side, i, j)
             for placement, bleed in zip(placements, bleeds):
                 s = placement.slot
                 sides = {0: (s.row, s.column - 1), 1: (s.row + 1, s.column), 2: (s.row, s.column + 1),
@@ -333,3 +341,26 @@ def test_a_fronts_offset_moves_the_marks_by_the_offset_exactly():
         assert (b[0] - a[0], b[1] - a[1], b[2] - a[2], b[3] - a[3]) == pytest.approx(
             (mm(1.4), mm(-2), mm(1.4), mm(-2)))
     assert "backs" not in side_crop_marks(Printing(t))  # no marks on the backs unless asked
+
+
+def test_the_corner_of_an_empty_slot_between_two_cards_is_split_on_the_diagonal():
+    """Three cards on a sheet of two columns (GOPS's last sheet): the empty slot's top-left corner lies
+    below card 1 and beside card 2; each gives the other the half nearer the other's trim."""
+    from cardgen.export.sheets import page_bleeds, shared_bleed
+
+    t = load_template("letter-10up")
+    placements = _placements(t, 3)
+    ceded = shared_bleed(placements, page_bleeds(t, placements))
+    corner = (t.front_slot(1).x, t.front_slot(1).y)  # card 1's bottom-left, card 2's top-right
+    b = mm(3)
+    (below,) = ceded[1]  # card 1 gives away the part beside card 2's edge
+    assert _flat(below) == pytest.approx(_flat([corner, (corner[0], corner[1] - b), (corner[0] + b, corner[1] - b)]))
+    (beside,) = ceded[2]  # card 2 gives away the part under card 1's edge
+    assert _flat(beside) == pytest.approx(_flat([corner, (corner[0] + b, corner[1]), (corner[0] + b, corner[1] - b)]))
+    assert ceded[0] == []
+    full = _placements(t, t.per_sheet)
+    assert shared_bleed(full, page_bleeds(t, full)) == [[] for _ in full]  # a full sheet keeps one rectangle each
+
+
+def _flat(points):
+    return [v for point in sorted(points) for v in point]
