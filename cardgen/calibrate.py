@@ -69,7 +69,7 @@ def cut_lines(template: SheetTemplate) -> tuple[list[float], list[float]]:
 
 
 def fronts_page(canvas: Canvas, template: SheetTemplate) -> None:
-    page = _Page(canvas)
+    page = _Page(canvas, "Fronts")
     xs, ys = cut_lines(template)
     slots = template.slots()
     # horizontal rulers across each vertical cut line, in the middle of the top and bottom rows
@@ -99,7 +99,7 @@ def fronts_page(canvas: Canvas, template: SheetTemplate) -> None:
 
 
 def backs_page(canvas: Canvas, template: SheetTemplate, duplex: str) -> None:
-    page = _Page(canvas)
+    page = _Page(canvas, "Backs")
     for index in range(template.per_sheet):
         slot = template.back_slot(index, duplex)
         cx, cy = slot.x + slot.width / 2, slot.y + slot.height / 2
@@ -127,15 +127,13 @@ class _Page:
     """One calibration page: each ruler, cross and bar drawn as a form of its own (so its extent can
     be checked in the PDF), and the boxes everything drawn so far covers."""
 
-    forms = 0
-
-    def __init__(self, canvas: Canvas) -> None:
+    def __init__(self, canvas: Canvas, side: str) -> None:
         self.canvas = canvas
+        self.side = side
         self.boxes: list[Box] = []
 
     def item(self, box: Box, draw, *args) -> None:
-        _Page.forms += 1
-        name = f"Cal{_Page.forms}"
+        name = f"{self.side}{len(self.boxes) + 1}"  # unique in the file, the same in every run
         self.canvas.beginForm(name)
         draw(self.canvas, *args)
         self.canvas.endForm()

@@ -80,7 +80,7 @@ def _write(target: Path, printing: Printing, drawings: Mapping[str, Drawer], car
     forms = define_forms(canvas, drawings, shared, card_w, card_h, t.art_bleed, art=False)
     marks = side_crop_marks(printing)
     mark_forms = _define_crop_marks(canvas, marks)
-    label_room = _label_room(t, [mark for side in marks.values() for mark in side], printing)
+    label_room = _label_room(t, [mark for side in marks.values() for mark in side])
     for page in pages:
         tick(len(page.placements))
         bleeds = page_bleeds(t, page.placements)
@@ -366,15 +366,11 @@ def _define_crop_marks(canvas: Canvas, sides: Mapping[str, Sequence[Mark]]) -> d
     return names
 
 
-def _label_room(template: SheetTemplate, marks: Sequence[Mark], printing: Printing | None = None
-                ) -> tuple[float, float] | None:
+def _label_room(template: SheetTemplate, marks: Sequence[Mark]) -> tuple[float, float] | None:
     """Where the page label may go in the bottom margin, (start x, stop x): at least LABEL_EDGE from
-    the paper's edge (outside most printers' unprintable margin), clear of the cards (moved down
-    by an offset too) and crop marks; None when there is no margin to print in."""
+    the paper's edge (outside most printers' unprintable margin), clear of the cards and of the crop
+    marks of every side (as offset); None when there is no margin to print in."""
     left, bottom, right, _ = template.card_area()
-    if printing is not None:
-        shifts = [printing.front_offset[1]] + ([printing.back_offset_total[1]] if printing.duplex != "off" else [])
-        bottom += min(0.0, *shifts)
     room_top = bottom - template.art_bleed - 2.0
     if room_top < LABEL_EDGE + LABEL_SIZE:
         return None
