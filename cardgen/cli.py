@@ -243,7 +243,8 @@ def _build_options(func):
         click.option("--bleed", "bleed_text", default=None, metavar="LENGTH",
                      help="Bleed of png and pdf-cards, e.g. 3mm or 0.125in [default: the sheet's, or 1/8 in]."),
         click.option("--corners", "corners_text", default="0", metavar="LENGTH", show_default=True,
-                     help="Round the corners of PNGs to this radius, transparent outside (e.g. 3mm)."),
+                     help="Round the corners of the cards' trim in PNGs to this radius (the bleed round it by "
+                          "radius + bleed), transparent outside (e.g. 3mm)."),
         click.option("--one-pdf", is_flag=True,
                      help="Every deck and player of the build in one PDF (DECK.pdf, or cards.pdf for several "
                           "decks), filling sheets one after another: the fewest sheets the cards need."),
