@@ -15,9 +15,8 @@ from .errors import CardgenError
 from .export import FORMATS, DeckJob, Export, Output
 from .findings import Finding
 from .model import Deck
-from .prepare import BuildSettings, deck_faces, plan_outputs, prepare_decks
+from .prepare import BuildSettings, deck_faces, deck_template, plan_outputs, prepare_decks
 from .render.faces import Faces
-from .sheets import load_template
 from .validate import structural_findings
 
 
@@ -48,9 +47,13 @@ def build_decks(names: Sequence[str], out_dir: Path, settings: BuildSettings) ->
     """
     from .progress import expect
 
-    template = load_template(settings.sheet)
-    results, jobs = [], []
+    results: list[BuildResult] = []
+    jobs: list[DeckJob] = []
     for deck in prepare_decks(names, settings):
+        template = deck_template(deck, settings)
+        if settings.one_pdf and jobs and template != jobs[0].template:
+            raise CardgenError(f"--one-pdf: deck '{deck.id}' prints on {template.name} and deck "
+                               f"'{jobs[0].deck.id}' on {jobs[0].template.name}; one PDF takes one sheet")
         outputs = plan_outputs(deck, out_dir)
         # planning every face, then writing every card of every format
         expect(len(deck.cards) + len(settings.formats) * sum(o.count for o in outputs))

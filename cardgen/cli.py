@@ -16,7 +16,7 @@ import click
 from .errors import CardgenError
 from .export import DEFAULT_FORMAT, FORMATS
 from .games import LADDER_POLICIES, POLICIES, BuildSetting, declared_settings
-from .sheets import BACK_FLIPS, DUPLEX_MODES, INK_MODES
+from .sheets import BACK_FLIPS, DEFAULT_SHEET, DUPLEX_MODES, INK_MODES
 
 BAD_INPUT = 2
 UNPLAYABLE = 1
@@ -128,15 +128,42 @@ def main() -> None:
 # Choices come from the data they name (sheet templates, duplex modes,
 # policies), so help texts cannot drift from what the program accepts.
 
-def _sheet_option(func):
-    from .sheets import DEFAULT_SHEET, template_names
+def _sheet_option(func, default: str | None = None):
+    from .sheets import template_names
 
     names = template_names()
     return click.option(
-        "--sheet", default=DEFAULT_SHEET, show_default=True,
+        "--sheet", default=default, show_default=default is not None,
         metavar="NAME|FILE.yaml", shell_complete=lambda ctx, param, incomplete: [
             n for n in names if n.startswith(incomplete)],
-        help=f"Sheet template: {', '.join(names)}, or a template .yaml file.")(func)
+        help=f"Sheet template (stock with a fixed grid): {', '.join(names)}, or a template .yaml file "
+             "(docs/sheets.md); with a deck, its card size must be the deck's.")(func)
+
+
+def _stock_option(func):
+    """``--sheet`` of a command without a deck (calibrate): a stock, by default letter-10up."""
+    return _sheet_option(func, DEFAULT_SHEET)
+
+
+def _paper_options(func):
+    """Where the cards go: a stock template, or a paper imposed automatically (declared once for
+    every command that builds or reads the cards' size)."""
+    from .sheets.sizes import PAPERS
+
+    for option in reversed((
+        _sheet_option,
+        click.option("--paper", default=None, metavar="|".join(PAPERS) + "|WxH",
+                     help="Paper to impose the cards on automatically, the most a page, turned when that fits "
+                          "more (e.g. a4, 210x297mm) [default: the deck's paper:; with neither, business "
+                          "cards go on letter-10up and other sizes on letter]."),
+        click.option("--margin", "margin_text", default=None, metavar="LENGTH",
+                     help="Printable margin around the cards with --paper [default: 5mm]."),
+        click.option("--gap", "gap_text", default=None, metavar="LENGTH",
+                     help="Space between cards with --paper, for bleed and crop marks between them, e.g. 6mm "
+                          "[default: 0, cards touching, one cut between neighbours]."),
+    )):
+        func = option(func)
+    return func
 
 
 def _duplex_option(modes: tuple[str, ...]):
@@ -170,10 +197,14 @@ def _json_option(what: str):
     return click.option("--json", "as_json", is_flag=True, help=f"Print the {what} as JSON.")
 
 
-def _settings(colors=(), players=None, options=(), **fields):
+def _settings(colors=(), players=None, options=(), margin_text=None, gap_text=None, **fields):
     """BuildSettings from the shared options; ``--players N`` is the players option, and the options
     of the games' own build settings go to ``game_settings`` by name."""
     from .prepare import BuildSettings, parse_option_pairs
+
+    for name, text in (("margin", margin_text), ("gap", gap_text)):
+        if text is not None:
+            fields[name] = _length(text, f"--{name}")
 
     overrides = parse_option_pairs(options)
     if players is not None:
@@ -192,7 +223,7 @@ def _build_options(func):
     """Everything `build` takes; `watch` takes the same."""
     for option in reversed((
         _OUT,
-        _sheet_option,
+        _paper_options,
         _duplex_option(DUPLEX_MODES),
         click.option("--back-offset", default="0,0", metavar="X,Y", show_default=True,
                      help="Shift every backs page by X,Y mm (+X right, +Y up) to correct printer misregistration."),
@@ -212,7 +243,8 @@ def _build_options(func):
         click.option("--bleed", "bleed_text", default=None, metavar="LENGTH",
                      help="Bleed of png and pdf-cards, e.g. 3mm or 0.125in [default: the sheet's, or 1/8 in]."),
         click.option("--corners", "corners_text", default="0", metavar="LENGTH", show_default=True,
-                     help="Round the corners of PNGs to this radius, transparent outside (e.g. 3mm)."),
+                     help="Round the corners of the cards' trim in PNGs to this radius (the bleed round it by "
+                          "radius + bleed), transparent outside (e.g. 3mm)."),
         click.option("--one-pdf", is_flag=True,
                      help="Every deck and player of the build in one PDF (DECK.pdf, or cards.pdf for several "
                           "decks), filling sheets one after another: the fewest sheets the cards need."),
@@ -285,17 +317,37 @@ def watch(decks, out_dir, **options):
 @click.argument("deck")
 @click.argument("card_ids", nargs=-1, metavar="[CARD_ID]...")
 @_OUT
-@_sheet_option
+@_paper_options
 @_deck_options
+@click.option("--hand", type=int, default=None, metavar="N",
+              help="A fanned hand of N cards (1 to 16), as a player holds them, with soft shadows: "
+                   "DECK-hand.png. The cards: CARD_IDs (N of them), or the deck's first N distinct faces "
+                   "(reference cards left out).")
+@click.option("--showcase", is_flag=True,
+              help="A row of cards in perspective with shadows and a floor reflection: DECK-showcase.png. "
+                   "The cards: CARD_IDs (1 to 8), or the deck's first 3 distinct faces (reference cards "
+                   "left out).")
+@click.option("--dpi", type=float, default=None,
+              help="Resolution of the pictures, 36 to 1200 [default: 150; the contact sheet 100].")
+@click.option("--corners", "corners_text", default="3mm", metavar="LENGTH", show_default=True,
+              help="Corner radius of the cards in --hand and --showcase pictures (0: square).")
 @click.option("--open", "open_", is_flag=True, help="Open the pictures in the system's image viewer.")
-def preview(deck, card_ids, out_dir, open_, **shared):
+def preview(deck, card_ids, out_dir, hand, showcase, dpi, corners_text, open_, **shared):
     """PNGs of DECK's cards CARD_ID... (front and back side by side), or a contact sheet of every face.
 
-    Writes them to OUT/preview/ and prints their paths.
+    With --hand N or --showcase (or both), pictures of the fronts for a rulebook or
+    a crowdfunding page instead: RGBA PNGs on a transparent background, at --dpi.
+    Writes them to OUT/preview/ (DECK-ID.png, DECK-contact-sheet.png,
+    DECK-hand.png, DECK-showcase.png) and prints their paths.
     """
-    from .preview import preview_cards
+    from .preview import preview_cards, showcase_pictures
 
-    paths = preview_cards(deck, card_ids, _settings(**shared), out_dir)
+    settings = _settings(**shared)
+    if hand is not None or showcase:
+        paths = showcase_pictures(deck, card_ids, settings, out_dir, hand=hand, showcase=showcase,
+                                  dpi=dpi, corners=_length(corners_text, "--corners"))
+    else:
+        paths = preview_cards(deck, card_ids, settings, out_dir, dpi=dpi)
     for path in paths:
         click.echo(str(path))
         if open_ and click.launch(str(path)) != 0:
@@ -317,10 +369,12 @@ def _length(text: str, option: str) -> float:
 
 @main.command("list")
 def list_() -> None:
-    """Show the bundled decks, sheet templates and built-in icons."""
+    """Show the bundled decks, card sizes, papers, sheet templates and built-in icons."""
     from .prepare import BuildSettings, plan_outputs, prepare_decks
     from .render.icons import ICONS
     from .sheets import load_template, template_names
+    from .sheets.papers import fit
+    from .sheets.sizes import CARD_SIZES, PAPERS
 
     click.echo("Decks (as `cardgen build` prints them by default):")
     for deck in prepare_decks((), BuildSettings()):
@@ -336,7 +390,15 @@ def list_() -> None:
         if deck.options:
             click.echo(f"  {'':16} options: " + ", ".join(
                 f"{k}={'auto' if v is None else v}" for k, v in deck.options.items()))
-    click.echo("Sheets:")
+    click.echo("Card sizes (card: NAME, or WxH such as 63x88mm), cards a page with 5 mm margins:")
+    for size in CARD_SIZES.values():
+        per_page = ", ".join(f"{fit(paper, size).per_sheet} on {paper.name}" for paper in
+                             (PAPERS["letter"], PAPERS["a4"]))
+        click.echo(f"  {size.name:16} {size.label}: {per_page}")
+    click.echo("Papers (--paper NAME or WxH, paper: in a deck):")
+    for paper in PAPERS.values():
+        click.echo(f"  {paper.name:16} {paper.label}")
+    click.echo("Sheets (--sheet NAME, stock with a fixed grid):")
     for name in template_names():
         t = load_template(name)
         click.echo(f"  {name:16} {t.description}")
@@ -347,7 +409,7 @@ def list_() -> None:
 
 
 @main.command()
-@_sheet_option
+@_stock_option
 @_duplex_option(BACK_FLIPS)
 @click.option("--out", "out_file", type=click.Path(dir_okay=False, path_type=Path),
               default=Path("output/calibration.pdf"), show_default=True, help="Where to write the PDF.")
@@ -366,8 +428,15 @@ def calibrate(sheet, duplex, out_file):
 
 
 @main.command()
-def schema() -> None:
+@click.option("--sheet", "sheet_schema", is_flag=True,
+              help="The JSON Schema of sheet template files instead (docs/sheets.md).")
+def schema(sheet_schema) -> None:
     """Print the JSON Schema of deck files (for editor completion)."""
+    if sheet_schema:
+        from .sheets import template_schema_json
+
+        click.echo(template_schema_json())
+        return
     from .games import BUNDLED
     from .schema import schema_json
 
@@ -388,7 +457,7 @@ def new(name, parent):
 
 @main.command()
 @click.argument("decks", nargs=-1, metavar="[DECK]...")
-@_sheet_option
+@_paper_options
 @_deck_options
 @click.option("--games", default=20, show_default=True, type=click.IntRange(0, 10000),
               help="Seeded playtest games per deck (0: structural checks only).")

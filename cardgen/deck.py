@@ -135,6 +135,9 @@ class _DeckReader:
         if total > MAX_CARDS * 10:
             raise self.doc.error(("cards",), f"the deck has {total} cards; at most {MAX_CARDS * 10} are allowed")
         key_locations = {key: self.doc.key_where((key,)) for key in data}
+        for key in ("card", "paper"):
+            if key in data:
+                self.refer(key, data[key], self.doc.where((key,)))
         layouts = self.layouts()
         self.check_layout_names(cards, layouts)
         return Deck(
@@ -161,6 +164,8 @@ class _DeckReader:
             shared_cards=data.get("shared_cards", "each"),
             folder=self.folder,
             author=data.get("author", ""),
+            card=data.get("card", ""),
+            paper=data.get("paper", ""),
             references=tuple(self.references),
         )
 

@@ -4,7 +4,8 @@ A layout is a list of named elements (text, rect, ellipse, line, image,
 icon, list), each placed in a box measured from the card's top-left corner
 in mm, in, cm, pt or % of the card (or of its safe area), or a sum such as
 ``100% - 6mm``; ``anchor`` says which point of the element the x and y
-place. A layout may ``extends`` another and override its elements by name.
+place; ``mirror`` and ``rotate`` turn what is drawn in the box about its
+centre. A layout may ``extends`` another and override its elements by name.
 Any text or attribute may hold ``{field}``, filled from the card's data.
 
 Everything is checked here once, each mistake located at its element or
@@ -12,6 +13,7 @@ attribute; render/layout.py draws what comes out and trusts it.
 """
 from __future__ import annotations
 
+import math
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -22,12 +24,13 @@ from .colors import parse_color_expr
 from .errors import CardgenError, Location
 from .numbers import UNSIGNED
 from .resources import bundled
+from .schema import MAX_TURN, MIRRORS
 from .units import POINTS_PER
 from .yamlio import Located, did_you_mean
 
 ELEMENT_TYPES = ("text", "rect", "ellipse", "line", "image", "icon", "list")
-COMMON_KEYS = ("name", "type", "x", "y", "width", "height", "anchor", "area", "bleed", "when", "unless",
-               "remove")
+COMMON_KEYS = ("name", "type", "x", "y", "width", "height", "anchor", "area", "bleed", "rotate", "mirror",
+               "when", "unless", "remove")
 TYPE_KEYS = {
     "text": ("text", "font", "size", "min_size", "color", "align", "valign", "leading", "group",
              "max_lines", "bold", "italic"),
@@ -121,6 +124,23 @@ def parse_size(value: Any) -> float:
     return number
 
 
+def turn_matrix(degrees: float, mirror: str, cx: float, cy: float) -> tuple[float, float, float, float, float, float]:
+    """The PDF matrix that mirrors (``horizontal`` or ``vertical``), then turns ``degrees`` clockwise as
+    seen on the card (y up, so anticlockwise in PDF terms is negative), about the point (cx, cy)."""
+    radians = math.radians(-degrees)
+    cos, sin = _exact(math.cos(radians)), _exact(math.sin(radians))
+    sx = -1.0 if mirror == "horizontal" else 1.0
+    sy = -1.0 if mirror == "vertical" else 1.0
+    a, b, c, d = cos * sx, sin * sx, -sin * sy, cos * sy
+    return a, b, c, d, cx - (a * cx + c * cy), cy - (b * cx + d * cy)
+
+
+def _exact(value: float) -> float:
+    """cos and sin of quarter turns as the whole numbers they are (0, not 6e-17)."""
+    near = round(value)
+    return float(near) if abs(value - near) < 1e-12 else value
+
+
 # --- fields ----------------------------------------------------------------------
 
 def field_names(text: str) -> list[str]:
@@ -180,6 +200,10 @@ class Element:
     area: str = "trim"
     #: push the sides that lie on the trim out into the bleed (backgrounds, bands)
     bleed: bool = False
+    #: degrees the drawing is turned clockwise about the box's centre, after ``mirror``
+    rotate: float = 0.0
+    #: "horizontal", "vertical" or "" (none)
+    mirror: str = ""
     when: str = ""
     unless: str = ""
     #: the type's own attributes as written (text and colours may hold {field})
@@ -202,6 +226,27 @@ class Element:
         left = ox + self.x.of(rw) - fx * w
         top = oy + self.y.of(rh) - fy * h
         return left, card_height - top - h, w, h
+
+    def transform(self, card_width: float, card_height: float,
+                  safe: float) -> tuple[float, float, float, float, float, float] | None:
+        """The PDF matrix (a, b, c, d, e, f) that mirrors and turns the element about its box's centre,
+        or None when it is drawn as laid out. Whatever is drawn (text fitted, art placed) is laid out in
+        the unturned box first."""
+        if not self.rotate and not self.mirror:
+            return None
+        left, bottom, w, h = self.box(card_width, card_height, safe)
+        return turn_matrix(self.rotate, self.mirror, left + w / 2, bottom + h / 2)
+
+    def bounds(self, card_width: float, card_height: float, safe: float) -> tuple[float, float, float, float]:
+        """(left, bottom, width, height) of the smallest upright box around the turned element."""
+        left, bottom, w, h = self.box(card_width, card_height, safe)
+        matrix = self.transform(card_width, card_height, safe)
+        if matrix is None:
+            return left, bottom, w, h
+        a, b, c, d, e, f = matrix
+        xs, ys = zip(*((a * x + c * y + e, b * x + d * y + f)
+                       for x in (left, left + w) for y in (bottom, bottom + h)))
+        return min(xs), min(ys), max(xs) - min(xs), max(ys) - min(ys)
 
     def referenced_fields(self) -> list[tuple[str, str]]:
         """(attribute, field name) for every ``{field}`` in the attributes."""
@@ -375,14 +420,32 @@ class _Reader:
         for key, value in attrs.items():
             self.check_value(kind, key, value, where.get(key, loc))
         line = kind == "line"
+        rotate, mirror = self.turn(data, where, loc)
         return Element(
             name=data.get("name", "") or "", type=kind,
             x=span("x", Span()), y=span("y", Span()),
             width=span("width", Span() if line else FULL), height=span("height", Span() if line else FULL),
             anchor=data.get("anchor", "top-left"), area=data.get("area", "trim"), bleed=bool(data.get("bleed")),
+            rotate=rotate, mirror=mirror,
             when=str(data.get("when", "") or ""), unless=str(data.get("unless", "") or ""),
             attrs=attrs, location=loc, where=where,
         )
+
+    @staticmethod
+    def turn(data: Mapping[str, Any], where: Mapping[str, Location], loc: Location) -> tuple[float, str]:
+        """``rotate`` (degrees) and ``mirror``, checked at their line."""
+        rotate = data.get("rotate", 0)
+        if isinstance(rotate, bool) or not isinstance(rotate, (int, float)) or not math.isfinite(rotate):
+            raise CardgenError(f"rotate: expected a number of degrees such as 90 or -45, got {rotate!r}",
+                               where.get("rotate", loc))
+        if abs(rotate) > MAX_TURN:
+            raise CardgenError(f"rotate: {rotate:g} degrees is out of range; turn from -{MAX_TURN:g} to "
+                               f"{MAX_TURN:g} degrees", where.get("rotate", loc))
+        mirror = data.get("mirror") or ""
+        if mirror and mirror not in MIRRORS:
+            raise CardgenError(f"mirror: expected {' or '.join(MIRRORS)}, got {mirror!r}"
+                               f"{did_you_mean(str(mirror), list(MIRRORS))}", where.get("mirror", loc))
+        return float(rotate) % 360.0, str(mirror)
 
     def check_value(self, kind: str, key: str, value: Any, where: Location) -> None:
         """Check what can be checked before the cards fill in their fields."""

@@ -116,7 +116,8 @@ class Reference:
 
     #: "game"; "icon" (of a card, asset or back), "layout-icon" (of a layout element) or "own-icon"
     #: (the name of one of the deck's icons: no built-in's); "svg" or "font" (a file found);
-    #: "when" or "unless" (a rule option); "backs" (a card kind or layout given a back)
+    #: "when" or "unless" (a rule option); "backs" (a card kind or layout given a back); "card" or
+    #: "paper" (a card size or paper, by name or WxH)
     kind: str
     #: as the deck wrote it
     name: str
@@ -133,7 +134,8 @@ class Deck:
     name: str
     game: str
     path: Path
-    #: "landscape" or "portrait"; the sheet template gives the size
+    #: "landscape" or "portrait": which way the card stands (by default the way its ``card`` size
+    #: does); the sheet template gives the exact size
     orientation: str
     players: tuple[Player, ...]
     per_player: bool
@@ -164,6 +166,11 @@ class Deck:
     folder: Path | None = None
     #: who made it (the PDFs' Author)
     author: str = ""
+    #: the card size as the deck names it (``poker``, ``63x88mm``); empty: business cards
+    card: str = ""
+    #: the paper the deck prints on by default (``letter``, ``a4``, ``210x297mm``); empty: see
+    #: ``prepare.deck_template``
+    paper: str = ""
     #: what the resolve step checks: the names only a renderer or a game knows, in file order
     references: tuple[Reference, ...] = ()
 

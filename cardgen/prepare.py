@@ -25,19 +25,29 @@ from .model import Card, Deck, Player
 from .render.faces import Faces
 from .render.reference import option_on
 from .resolve import load_resolved
-from .sheets import DEFAULT_SHEET, DUPLEX_MODES, INK_MODES, SheetTemplate
+from .sheets import BUSINESS_STOCKS, DUPLEX_MODES, INK_MODES, SheetTemplate, load_template, turns
+from .sheets.papers import DEFAULT_MARGIN, MAX_GAP, MAX_MARGIN, fit
+from .sheets.sizes import CARD_SIZES, DEFAULT_CARD, PAPERS, Size, card_size, paper_size, same_size
 from .units import mm
 
 MAX_BACK_OFFSET_MM = 20.0
 RANKS = ("3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A", "2")
 SUITS = ("spades", "hearts", "diamonds", "clubs")
+SUIT_ICONS = {"spades": "spade", "hearts": "heart", "diamonds": "diamond", "clubs": "club"}
+SUIT_COLORS = {"spades": "#000000", "hearts": "#c71a1f", "diamonds": "#c71a1f", "clubs": "#000000"}
 
 
 @dataclass(frozen=True)
 class BuildSettings:
     """Everything the user can set for a build; defaults match the CLI's."""
 
-    sheet: str = DEFAULT_SHEET
+    #: a sheet template (name or file): stock with a fixed grid; None: ``paper``, or the deck's choice
+    sheet: str | None = None
+    #: a paper (name or WxH) to impose the cards on automatically; None: the deck's ``paper:``
+    paper: str | None = None
+    #: automatic imposition: the printable margin and the gap between cards, in points (None: 5 mm, 0)
+    margin: float | None = None
+    gap: float | None = None
     duplex: str = "long"
     #: (x, y) in millimetres: +x moves backs right, +y up, as the backs page is viewed
     back_offset: tuple[float, float] = (0.0, 0.0)
@@ -132,6 +142,14 @@ def check_settings(settings: BuildSettings) -> None:
         raise CardgenError(f"--bleed must be from 0 to 10 mm, got {settings.bleed / mm(1):g} mm")
     if not 0 <= settings.corners <= mm(10):
         raise CardgenError(f"--corners must be from 0 to 10 mm, got {settings.corners / mm(1):g} mm")
+    if settings.sheet is not None and settings.paper is not None:
+        raise CardgenError(f"--sheet {settings.sheet} and --paper {settings.paper}: give one; a sheet template "
+                           "has its own paper")
+    if settings.paper is not None:
+        paper_size(settings.paper)
+    for name, value, top in (("--margin", settings.margin, MAX_MARGIN), ("--gap", settings.gap, MAX_GAP)):
+        if value is not None and not 0 <= value <= top:
+            raise CardgenError(f"{name} must be from 0 to {top / mm(1):g} mm, got {value / mm(1):g} mm")
     if settings.ink not in INK_MODES:
         raise CardgenError(f"--ink must be one of {', '.join(INK_MODES)}, got '{settings.ink}'")
     for name, offset in (("--back-offset", settings.back_offset), ("--front-offset", settings.front_offset)):
@@ -244,11 +262,12 @@ def _with_colors(deck: Deck, colors: tuple[str, ...]) -> Deck:
 
 
 def _standard_deck(deck: Deck) -> list[Card]:
+    """The 52 cards, drawn with the layout ``playing`` (cardgen/layouts/playing.yaml, or the deck's own)."""
     where = deck.key_locations.get("standard_deck")
-    footer = deck.standard_deck.get("text", "") if deck.standard_deck else ""
+    footer = (deck.standard_deck.get("text", "") if deck.standard_deck else "") or f"low {' '.join(RANKS)} high"
     return [Card(id=f"{rank.lower()}-of-{suit}", kind="playing",
                  title=f"{rank} of {suit}", text=footer, location=where,
-                 fields={"rank": rank, "suit": suit})
+                 fields={"rank": rank, "suit": suit, "suit_icon": SUIT_ICONS[suit], "suit_color": SUIT_COLORS[suit]})
             for suit in SUITS for rank in RANKS]
 
 
@@ -270,7 +289,71 @@ def plan_outputs(deck: Deck, out_dir: Path) -> list[Output]:
 
 
 def deck_faces(deck: Deck, template: SheetTemplate) -> Faces:
-    """The deck's drawings at the card size of ``template`` (portrait decks stand the card up)."""
-    width, height = ((template.card_width, template.card_height) if deck.landscape
-                     else (template.card_height, template.card_width))
+    """The deck's drawings at the card size of ``template``, standing as the deck's cards do (a slot
+    the other way round takes them turned)."""
+    width, height = template.card_width, template.card_height
+    if turns(template, deck.landscape):
+        width, height = height, width
     return Faces(deck, width, height, template.art_bleed)
+
+
+# --- what a deck prints on ------------------------------------------------------
+
+def deck_card(deck: Deck) -> Size:
+    """The deck's card as it stands: its ``card:`` size (business without one), turned when its
+    ``orientation:`` says the other way."""
+    card = card_size(deck.card) if deck.card else CARD_SIZES[DEFAULT_CARD]
+    if card.width != card.height and card.landscape != deck.landscape:
+        card = card.turned()
+    return card
+
+
+def deck_template(deck: Deck, settings: BuildSettings) -> SheetTemplate:
+    """The sheet ``deck`` prints on: ``--sheet`` (stock of the deck's card size; a deck naming no
+    size takes the stock's), else ``--paper``, else the deck's ``paper:``, imposed automatically;
+    with neither, business cards on business-card stock (letter-10up; a4-10up for 85 x 55 mm)
+    and any other size on Letter, imposed automatically."""
+    card = deck_card(deck)
+    if settings.sheet is not None:
+        return _stock(deck, card, settings.sheet, settings)
+    where = None
+    paper = settings.paper
+    if paper is None and deck.paper:
+        paper, where = deck.paper, deck.key_locations.get("paper")
+    if paper is None:
+        stock = _business_stock(card)
+        if stock is not None and settings.margin is None and settings.gap is None:
+            return stock
+        paper = "letter"
+    try:
+        return fit(paper_size(paper), card, DEFAULT_MARGIN if settings.margin is None else settings.margin,
+                   settings.gap or 0.0)
+    except CardgenError as exc:
+        raise CardgenError(f"deck '{deck.id}': {exc.message}", where or exc.location) from None
+
+
+def _business_stock(card: Size) -> SheetTemplate | None:
+    """The business-card stock nearest ``card`` if it is one of theirs (within 4 mm each way)."""
+    stocks = [load_template(name) for name in BUSINESS_STOCKS]
+    fitting = [t for t in stocks if same_size((card.width, card.height), (t.card_width, t.card_height))]
+    return min(fitting, key=lambda t: max(abs(a - b) for a, b in zip(sorted((card.width, card.height)),
+                                                                    sorted((t.card_width, t.card_height)))),
+               default=None)
+
+
+def _stock(deck: Deck, card: Size, sheet: str, settings: BuildSettings) -> SheetTemplate:
+    template = load_template(sheet)
+    for name, value in (("--margin", settings.margin), ("--gap", settings.gap)):
+        if value is not None:
+            raise CardgenError(f"{name} is for automatic imposition on a --paper; sheet '{template.name}' "
+                               f"places its cards itself")
+    # a deck that names no size takes the stock's, as it always has
+    if deck.card and not same_size((card.width, card.height), (template.card_width, template.card_height)):
+        from .sheets.sizes import describe
+
+        raise CardgenError(f"deck '{deck.id}' has {card.label or card.name} cards ({deck.card}) "
+                           f"but sheet '{template.name}' holds "
+                           f"{describe(template.card_width, template.card_height)} cards; "
+                           f"use --paper {'|'.join(PAPERS)} to impose them automatically",
+                           deck.key_locations.get("card"))
+    return template

@@ -20,6 +20,7 @@ from .render.fonts import FontFileError, register
 from .render.icons import ICONS
 from .render.svg import check_svg
 from .schema import BUILT_KINDS
+from .sheets.sizes import card_size, paper_size
 from .yamlio import did_you_mean
 
 
@@ -37,6 +38,9 @@ def resolve(deck: Deck) -> Deck:
     resolver = _Resolver(deck)
     for reference in deck.references:
         resolver.check(reference)
+    if deck.card and "orientation" not in deck.key_locations:
+        # the card stands the way its size does: poker is portrait, business landscape
+        deck = deck.with_(orientation="portrait" if card_size(deck.card).portrait else "landscape")
     return deck
 
 
@@ -46,7 +50,8 @@ class _Resolver:
         #: a check per kind of reference (model.Reference lists them)
         self.checks = {"game": self.game, "icon": self.icon, "layout-icon": self.layout_icon,
                        "own-icon": self.own_icon, "svg": self.svg, "font": self.font, "when": self.option,
-                       "unless": self.option, "backs": self.back_kind}
+                       "unless": self.option, "backs": self.back_kind,
+                       "card": self.size, "paper": self.size}
 
     def check(self, ref: Reference) -> None:
         self.checks[ref.kind](ref)
@@ -98,6 +103,13 @@ class _Resolver:
             raise CardgenError(f"{ref.kind}: '{ref.name}' names no option of this deck"
                                f"{did_you_mean(name, known)}; options: "
                                f"{', '.join(known) or 'none (add them under options:)'}", ref.location)
+
+    def size(self, ref: Reference) -> None:
+        """``card:`` names a card size and ``paper:`` a paper, by name or as WxH with units."""
+        try:
+            (card_size if ref.kind == "card" else paper_size)(ref.name)
+        except CardgenError as exc:
+            raise CardgenError(f"{ref.kind}: {exc.message}", ref.location) from None
 
     def back_kind(self, ref: Reference) -> None:
         """A key of ``backs`` that is no layout is a card kind: cardgen's or one the deck's game makes."""

@@ -17,6 +17,10 @@ CARD_KINDS = ["tile", "reference", "generic"]
 #: every kind cardgen itself makes: those a deck writes, asset parts (from ``assets``) and playing cards
 #: (from ``standard_deck``); a game adds the kinds it makes (``GameInfo.card_kinds``)
 BUILT_KINDS = (*CARD_KINDS, "asset", "playing")
+#: an element's ``mirror``: horizontal swaps left and right, vertical top and bottom
+MIRRORS = ("horizontal", "vertical")
+#: an element's ``rotate``, in degrees clockwise as the card is seen, from -MAX_TURN to MAX_TURN
+MAX_TURN = 360
 MAX_COPIES = 1000
 MAX_CARDS = 2000
 
@@ -54,6 +58,11 @@ ELEMENT = {
         "area": {"type": "string", "enum": ["trim", "safe"],
                  "description": "what x, y and % measure from: the card's trim (default) or its safe area"},
         "bleed": {"type": "boolean", "description": "sides on the trim reach into the bleed (backgrounds)"},
+        "rotate": {"type": "number", "minimum": -MAX_TURN, "maximum": MAX_TURN,
+                   "description": "degrees the element turns clockwise about its box's centre (after mirror)"},
+        "mirror": {"type": "string", "enum": list(MIRRORS),
+                   "description": "flip the element in its box: horizontal swaps left and right, vertical "
+                                  "top and bottom"},
         "when": _condition,
         "unless": _condition,
         "remove": {"type": "boolean", "description": "drop this inherited element"},
@@ -206,7 +215,14 @@ DECK_SCHEMA = {
                    "description": "who made the deck: the PDFs' Author"},
         "game": {"type": "string", "pattern": ID_PATTERN, "maxLength": 60,
                  "description": "the game: a bundled game, a game an installed plug-in adds, or none"},
-        "orientation": {"type": "string", "enum": ["landscape", "portrait"]},
+        "orientation": {"type": "string", "enum": ["landscape", "portrait"],
+                        "description": "which way the card stands; by default the way its card size does"},
+        "card": {"type": "string", "minLength": 1, "maxLength": 40,
+                 "description": "the card size: business, business-eu, poker, bridge, mini, tarot, euro, "
+                                "square, or WIDTHxHEIGHT with a unit (63x88mm, 2.5x3.5in); default business"},
+        "paper": {"type": "string", "minLength": 1, "maxLength": 40,
+                  "description": "the paper to print on, the cards imposed automatically: letter, a4, legal, "
+                                 "a3, tabloid, or WIDTHxHEIGHT with a unit; --paper and --sheet override it"},
         "per_player": {"type": "boolean"},
         "players": {
             "type": "array",

@@ -14,8 +14,8 @@ from typing import TYPE_CHECKING, Any
 from .findings import Finding
 from .games import game_info
 from .model import Deck
-from .prepare import BuildSettings, deck_faces, plan_outputs, prepare_decks
-from .sheets import SheetTemplate, load_template
+from .prepare import BuildSettings, deck_faces, deck_template, plan_outputs, prepare_decks
+from .sheets import SheetTemplate
 
 if TYPE_CHECKING:
     from .render.faces import Faces
@@ -57,8 +57,8 @@ class DeckReport:
 def validate_decks(names: Sequence[str], settings: BuildSettings,
                    playtest_games: int = PLAYTEST_GAMES) -> list[DeckReport]:
     """Validate the named decks (none: every bundled deck) exactly as ``build`` would print them."""
-    template = load_template(settings.sheet)
-    return [validate_deck(deck, template, playtest_games) for deck in prepare_decks(names, settings)]
+    return [validate_deck(deck, deck_template(deck, settings), playtest_games)
+            for deck in prepare_decks(names, settings)]
 
 
 def validate_deck(deck: Deck, template: SheetTemplate, playtest_games: int = PLAYTEST_GAMES) -> DeckReport:

@@ -6,7 +6,7 @@ import pytest
 from PIL import Image
 
 from cardgen.calibrate import cut_lines, write_calibration
-from cardgen.sheets import load_template
+from cardgen.sheets import load_template, template_names
 from cardgen.units import mm
 
 SCALE = 4.0  # pixels per point
@@ -60,25 +60,44 @@ def test_the_front_rulers_read_back_the_offset_that_corrects_a_simulated_printer
     assert readings_y == pytest.approx([-dy] * len(readings_y), abs=0.1)
 
 
-def test_the_scale_bar_is_100_mm(tmp_path):
-    template = load_template("letter-10up")
-    image = fronts_image(tmp_path, template)
-    bottom = template.card_area()[1]
+@pytest.mark.parametrize("sheet", template_names())
+def test_the_scale_bar_is_100_mm(tmp_path, monkeypatch, sheet):
     from cardgen.calibrate import SCALE_BAR_MM
 
-    x0 = (template.page_width - mm(SCALE_BAR_MM)) / 2
-    y = max(mm(7), bottom / 2 - 4)
-    assert dark(image, x0 + 1, y, template.page_height) and dark(image, x0 + mm(SCALE_BAR_MM) - 1, y,
-                                                                  template.page_height)
-    assert not dark(image, x0 - 2, y, template.page_height)
-    assert not dark(image, x0 + mm(SCALE_BAR_MM) + 2, y, template.page_height)
+    template = load_template(sheet)
+    x, y, upright = _placed_bar(tmp_path, monkeypatch, template)
+    image = fronts_image(tmp_path, template)
+
+    def at(k):  # the point k points along the bar from its start (negative: before it)
+        return (x, y + k) if upright else (x + k, y)
+
+    h = template.page_height
+    assert dark(image, *at(1), h) and dark(image, *at(mm(SCALE_BAR_MM) - 1), h)
+    assert not dark(image, *at(-2), h) and not dark(image, *at(mm(SCALE_BAR_MM) + 2), h)
 
 
-@pytest.mark.parametrize("page", [0, 1])
-def test_no_two_ruler_labels_overlap(tmp_path, page):
-    path = tmp_path / "cal.pdf"
-    write_calibration(path, load_template("a4-10up"), "short")
-    textpage = pdfium.PdfDocument(str(path))[page].get_textpage()
+def _placed_bar(tmp_path, monkeypatch, template):
+    """Where the fronts page puts its bar: (x, y, upright), as the page asked its placement."""
+    import cardgen.calibrate as calibrate
+
+    seen = []
+    original = calibrate.scale_bar_place
+    monkeypatch.setattr(calibrate, "scale_bar_place", lambda t, taken: seen.append(original(t, taken)) or seen[-1])
+    write_calibration(tmp_path / "placed.pdf", template, "long")
+    monkeypatch.setattr(calibrate, "scale_bar_place", original)
+    (placed,) = seen
+    return placed
+
+
+def test_the_bar_on_letter_10up_stays_clear_of_the_bottom_rulers(tmp_path, monkeypatch):
+    """The 100 mm bar used to run through the bottom-right ruler and its -5: it now goes where it
+    crosses nothing, upright in the left margin."""
+    template = load_template("letter-10up")
+    x, _, upright = _placed_bar(tmp_path, monkeypatch, template)
+    assert upright and x < template.card_area()[0]
+
+
+def _words(textpage):
     words, current = [], []
     for i in range(textpage.count_chars()):
         char = textpage.get_text_range(i, 1)
@@ -89,8 +108,40 @@ def test_no_two_ruler_labels_overlap(tmp_path, page):
             current = []
     if current:
         words.append(current)
-    boxes = [(min(b[0] for b in w), min(b[1] for b in w), max(b[2] for b in w), max(b[3] for b in w))
-             for w in words]
+    return [(min(b[0] for b in w), min(b[1] for b in w), max(b[2] for b in w), max(b[3] for b in w))
+            for w in words]
+
+
+def _apart(a, b) -> bool:
+    return a[2] <= b[0] or b[2] <= a[0] or a[3] <= b[1] or b[3] <= a[1]
+
+
+@pytest.mark.parametrize("sheet", template_names())
+@pytest.mark.parametrize("duplex", ["long", "short"])
+@pytest.mark.parametrize("page", [0, 1])
+def test_no_two_ruler_labels_overlap(tmp_path, sheet, duplex, page):
+    path = tmp_path / "cal.pdf"
+    write_calibration(path, load_template(sheet), duplex)
+    boxes = _words(pdfium.PdfDocument(str(path))[page].get_textpage())
     for i, a in enumerate(boxes):
         for b in boxes[i + 1:]:
-            assert a[2] <= b[0] or b[2] <= a[0] or a[3] <= b[1] or b[3] <= a[1], (a, b)
+            assert _apart(a, b), (a, b)
+
+
+@pytest.mark.parametrize("sheet", template_names())
+@pytest.mark.parametrize("duplex", ["long", "short"])
+@pytest.mark.parametrize("page", [0, 1])
+def test_no_ruler_cross_bar_or_text_overlaps_another_on_any_calibration_sheet(tmp_path, sheet, duplex, page):
+    """Every ruler (with its numbers), cross, the bar and each line of text is its own object in the
+    PDF: their extents, as the PDF reader measures them, never touch, and all stay on the paper."""
+    template = load_template(sheet)
+    path = tmp_path / "cal.pdf"
+    write_calibration(path, template, duplex)
+    pdf_page = pdfium.PdfDocument(str(path))[page]
+    objects = list(pdf_page.get_objects(max_depth=1))
+    assert objects
+    boxes = [obj.get_bounds() for obj in objects]
+    for i, a in enumerate(boxes):
+        assert a[0] >= 0 and a[1] >= 0 and a[2] <= template.page_width and a[3] <= template.page_height, a
+        for b in boxes[i + 1:]:
+            assert _apart(a, b), (sheet, duplex, page, a, b)

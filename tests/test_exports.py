@@ -59,6 +59,63 @@ def test_corners_are_transparent_when_asked(tmp_path):
     assert image.getpixel((0, 0))[3] == 0 and image.getpixel((image.width // 2, image.height // 2))[3] == 255
 
 
+@pytest.mark.parametrize("bleed", [0.0, mm(3)])
+def test_corners_round_the_trim_and_the_bleed_round_it_by_radius_plus_bleed(tmp_path, bleed):
+    """--corners 3mm: the cut card's corner is a 3 mm arc; the image's outline, ``bleed`` outside the
+    trim, is an arc of 3 mm + bleed about the same centre."""
+    (item,) = export(tmp_path, "clusterfuck", ("png",), corners=mm(3), bleed=bleed, dpi=300)[0].exports
+    image = Image.open(item.path / "status-1.png")
+    px = 300 / 72
+    radius = (mm(3) + bleed) * px
+    # along the diagonal from the image's corner the outline is at radius * (1 - 1/sqrt 2)
+    first_opaque = next(i for i in range(image.width) if image.getpixel((i, i))[3] >= 128)
+    assert abs(first_opaque - radius * (1 - 2 ** -0.5)) <= 1.5
+    # the trim's corner arc: its centre is 3 mm in from the trim's corner, every trim point inside it opaque
+    b, r = round(bleed * px), mm(3) * px
+    on_arc = round(b + r - r * 2 ** -0.5) + 2
+    assert image.getpixel((on_arc, on_arc))[3] == 255
+    if bleed:
+        assert image.getpixel((b, b))[3] == 255  # the trim's corner itself lies in the bleed round the arc
+
+
+def test_the_last_row_of_a_part_filled_sheet_has_art_below_its_trim(tmp_path):
+    """Clusterfuck's 8 status cards fill 8 of 10 slots: the cards of the last filled row bleed into the
+    empty row below, fronts and backs, so a page printed 1.5 mm high shows art there, not paper."""
+    export(tmp_path, "clusterfuck", ("pdf",))
+    template = load_template("letter-10up")
+    pdf = pdfium.PdfDocument(str(tmp_path / "clusterfuck.pdf"))
+    scale = 4.0
+    for index, duplex_slot in ((0, template.front_slot(6)), (1, template.back_slot(6, "long"))):
+        page = pdf[index].render(scale=scale).to_pil().convert("RGB")
+
+        def pixel(x, y, page=page):
+            return page.getpixel((round(x * scale), round((template.page_height - y) * scale)))
+
+        x = duplex_slot.x + mm(4) if index == 0 else duplex_slot.x + duplex_slot.width / 2
+        inside, below = pixel(x, duplex_slot.y + mm(1)), pixel(x, duplex_slot.y - mm(1.5))
+        assert inside != (255, 255, 255) and sum(abs(a - b) for a, b in zip(inside, below)) < 30, (index, inside, below)
+        assert pixel(x, duplex_slot.y - mm(4)) == (255, 255, 255)  # and no further than the 3 mm bleed
+
+
+def test_the_printed_crop_marks_move_with_the_offsets(tmp_path):
+    """--front-offset 2,-1 with --back-crop-marks and --back-offset 1,1: each page's marks are drawn on
+    the cut lines of its own cards."""
+    export(tmp_path, "dotcombust", ("pdf",), front_offset=(2.0, -1.0), back_offset=(1.0, 1.0), back_marks=True)
+    template = load_template("letter-10up")
+    pdf = pdfium.PdfDocument(str(tmp_path / "dotcombust.pdf"))
+    scale = 4.0
+    back_dx = 1.0 - 2.0  # the backs' own offset, and the fronts' seen from the back (long-edge flip)
+    for index, dx in ((0, 2.0), (1, back_dx)):
+        page = pdf[index].render(scale=scale).to_pil().convert("L")
+        y = template.card_area()[3] + 20  # in the top margin, where the vertical marks run
+        for cut in (template.front_slot(0).x, template.front_slot(1).x + template.card_width):
+            def darkest(x, page=page, y=y):  # the darkest pixel within half a point of x (antialiased line)
+                return min(page.getpixel((round(x * scale) + d, round((template.page_height - y) * scale)))
+                           for d in range(-2, 3))
+
+            assert darkest(cut + mm(dx)) < 128 and darkest(cut) > 200, (index, cut)
+
+
 def test_a_cards_png_matches_the_card_on_the_printed_sheet(tmp_path):
     export(tmp_path, "dotcombust", ("pdf", "png"), dpi=288)  # 4 px a point: every edge on a whole pixel
     template = load_template("letter-10up")
@@ -108,6 +165,60 @@ def test_tts_export_is_a_saved_object_whose_grid_cells_are_the_cards(tmp_path):
     b = round(9 * 200 / 72)  # the PNG's bleed at the same 200 dpi
     card = png.crop((b, b, b + cell.width, b + cell.height))
     assert difference(cell, card) < 6.0
+
+
+def test_tts_marks_landscape_cards_sideways_on_the_deck_and_every_card(tmp_path):
+    (item,) = export(tmp_path, "common-carrier", ("tts",))[0].exports
+    decks = json.loads(item.path.read_text(encoding="utf-8"))["ObjectStates"]
+    assert all(d["SidewaysCard"] is True for d in decks)
+    assert all(c["SidewaysCard"] is True for d in decks for c in d["ContainedObjects"])
+    portrait = load_template("letter-10up")
+    from cardgen.export.cards import CardBox, TtsDeck, write_tts
+
+    def drawer(canvas, width, height):
+        canvas.rect(0, 0, width, height, fill=1)
+
+    folder = tmp_path / "upright"
+    write_tts(folder, "upright", {"f": drawer, "b": drawer}, [TtsDeck("Upright", (("f", "b", "F"),))],
+              CardBox(portrait.card_height, portrait.card_width, 0.0))
+    (deck,) = json.loads((folder / "upright.json").read_text(encoding="utf-8"))["ObjectStates"]
+    assert deck["SidewaysCard"] is False and deck["ContainedObjects"][0]["SidewaysCard"] is False
+
+
+ARGONAUTS = Path(__file__).resolve().parent.parent / "examples" / "argonauts" / "argonauts.yaml"
+
+
+def test_tts_cards_with_different_backs_are_one_deck_with_unique_back_images(tmp_path):
+    """Argonauts has a back per card type: one deck object, whose back image holds each card's back
+    in the cell of its face."""
+    (item,) = export(tmp_path, str(ARGONAUTS), ("tts", "png"), dpi=200)[0].exports[1:]
+    saved = json.loads(item.path.read_text(encoding="utf-8"))
+    (deck,) = saved["ObjectStates"]
+    assert deck["Name"] == "DeckCustom" and deck["Nickname"] == "Argonauts"
+    assert set(deck["CustomDeck"]) == {"1"}
+    custom = deck["CustomDeck"]["1"]
+    assert set(custom) == {"FaceURL", "BackURL", "NumWidth", "NumHeight", "BackIsHidden", "UniqueBack", "Type"}
+    assert custom["UniqueBack"] is True and custom["BackURL"].endswith("argonauts-backs-1.png")
+    faces = Image.open(Path(custom["FaceURL"][len("file://"):])).convert("RGB")
+    backs = Image.open(Path(custom["BackURL"][len("file://"):])).convert("RGB")
+    assert faces.size == backs.size
+    cell_w, cell_h = faces.width // 10, faces.height // 7
+    manifest = list(csv.DictReader((tmp_path / "argonauts" / "manifest.csv").open(encoding="utf-8")))
+    assert len(deck["ContainedObjects"]) == sum(int(r["copies"]) for r in manifest) == len(deck["DeckIDs"])
+    b = round(9 * 200 / 72)  # the PNGs' bleed at the deck images' 200 dpi
+
+    def trimmed(name):
+        return Image.open(tmp_path / "argonauts" / name).convert("RGB").crop((b, b, b + cell_w, b + cell_h))
+
+    seen_backs = set()
+    for cell in sorted({c["CardID"] % 100 for c in deck["ContainedObjects"]}):
+        box = ((cell % 10) * cell_w, (cell // 10) * cell_h, (cell % 10 + 1) * cell_w, (cell // 10 + 1) * cell_h)
+        # the card in this cell: the one whose face PNG matches the face cell; its back is in the back cell
+        row = min(manifest, key=lambda r: difference(faces.crop(box), trimmed(r["file"])))
+        assert difference(faces.crop(box), trimmed(row["file"])) < 8.0
+        assert difference(backs.crop(box), trimmed(row["back"])) < 8.0, row
+        seen_backs.add(row["back"])
+    assert len(seen_backs) == 3  # heroes, monsters and relics each keep their own back
 
 
 def test_tts_per_player_decks_have_their_own_backs(tmp_path):

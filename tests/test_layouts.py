@@ -138,6 +138,231 @@ def test_an_element_outside_the_card_is_refused_at_its_line(tmp_path, cli):
     assert not (tmp_path / "out").exists()
 
 
+# --- rotation and mirroring ----------------------------------------------------------
+
+def apply(matrix, x, y):
+    a, b, c, d, e, f = matrix
+    return a * x + c * y + e, b * x + d * y + f
+
+
+@pytest.mark.parametrize("kind, attrs", [
+    ("text", "text: Hi"), ("rect", "fill: red"), ("ellipse", "fill: red"), ("line", "color: red"),
+    ("image", "file: art.svg"), ("icon", "icon: star"), ("list", "items: one"),
+])
+def test_every_element_kind_turns_and_mirrors_about_its_box_centre(tmp_path, kind, attrs):
+    (tmp_path / "art.svg").write_text('<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10">'
+                                      '<rect width="10" height="10" fill="red"/></svg>', encoding="utf-8")
+    path = deck_file(tmp_path, f"""\
+        layouts:
+          turned:
+            elements:
+              - {{name: e, type: {kind}, {attrs}, x: 10mm, y: 5mm, width: 30mm, height: 20mm, rotate: 90,
+                 mirror: vertical}}
+        cards:
+          - {{id: a, layout: turned}}
+        """)
+    ops = ops_of(path, "a")
+    assert ops[0][0] == "transform" and ops[-1] == ("end",) and len(ops) > 2
+    h = LETTER.card_height
+    centre = (mm(10 + 15), h - mm(5 + 10))
+    matrix = ops[0][1:]
+    assert apply(matrix, *centre) == pytest.approx(centre)
+    # mirrored top to bottom, then a quarter turn clockwise: the box's top-left corner lands on the
+    # turned box's top-left, and its top-right on the turned box's bottom-right
+    top_left, top_right = (mm(10), h - mm(5)), (mm(40), h - mm(5))
+    assert apply(matrix, *top_left) == pytest.approx((centre[0] - mm(10), centre[1] + mm(15)))
+    assert apply(matrix, *top_right) == pytest.approx((centre[0] - mm(10), centre[1] - mm(15)))
+
+
+def test_a_half_turn_maps_the_box_onto_itself_corner_to_opposite_corner(tmp_path):
+    path = deck_file(tmp_path, """\
+        layouts:
+          turned:
+            elements:
+              - {name: e, type: rect, fill: red, x: 100% - 3mm, y: 100% - 3mm, anchor: bottom-right,
+                 width: 8mm, height: 12mm, rotate: 180}
+        cards:
+          - {id: a, layout: turned}
+        """)
+    ops = ops_of(path, "a")
+    w = LETTER.card_width
+    assert ops[0] == ("transform", -1.0, 0.0, 0.0, -1.0, pytest.approx(2 * (w - mm(7))), pytest.approx(2 * mm(9)))
+    assert ops[1][1:5] == pytest.approx((w - mm(11), mm(3), mm(8), mm(12)))
+
+
+@pytest.mark.parametrize("mirror, corner, lands", [
+    ("horizontal", (0, 0), (1, 0)),  # left and right swap
+    ("vertical", (0, 0), (0, 1)),    # top and bottom swap
+])
+def test_mirror_flips_the_box_in_place(tmp_path, mirror, corner, lands):
+    path = deck_file(tmp_path, f"""\
+        layouts:
+          flipped:
+            elements:
+              - {{name: e, type: icon, icon: star, x: 10mm, y: 10mm, width: 20mm, height: 10mm, mirror: {mirror}}}
+        cards:
+          - {{id: a, layout: flipped}}
+        """)
+    matrix = ops_of(path, "a")[0][1:]
+    x0, y0, w, h = mm(10), LETTER.card_height - mm(20), mm(20), mm(10)
+    assert apply(matrix, x0 + corner[0] * w, y0 + corner[1] * h) == pytest.approx((x0 + lands[0] * w,
+                                                                                  y0 + lands[1] * h))
+
+
+def drawn_box(ops) -> tuple[float, float, float, float]:
+    """Where the one rect of ``ops`` lands on the card, its matrix applied: (left, bottom, width, height)."""
+    matrix = ops[0][1:]
+    x, y, w, h = next(op for op in ops if op[0] == "rect")[1:5]
+    xs, ys = zip(*(apply(matrix, px, py) for px in (x, x + w) for py in (y, y + h)))
+    return min(xs), min(ys), max(xs) - min(xs), max(ys) - min(ys)
+
+
+@pytest.mark.parametrize("box, turn, lands", [
+    # a band on the left edge, mirrored: it still reaches into the bleed past the left edge, not the middle
+    ("x: 0, width: 30%", "mirror: horizontal", lambda w, h, b: (-b, -b, 0.3 * w + b, h + 2 * b)),
+    # a square in the top-left corner, turned a quarter: past the left and the top edges
+    ("x: 0, width: 20mm, height: 20mm", "rotate: 90", lambda w, h, b: (-b, h - mm(20), mm(20) + b, mm(20) + b)),
+])
+def test_a_turned_background_reaches_into_the_bleed_where_it_lands(tmp_path, box, turn, lands):
+    template = load_template("letter-8up-gaps")
+    path = deck_file(tmp_path, f"""\
+        layouts:
+          turned:
+            elements:
+              - {{name: band, type: rect, fill: red, bleed: true, {box}, {turn}}}
+        cards:
+          - {{id: a, layout: turned}}
+        """)
+    ops = ops_of(path, "a", "letter-8up-gaps")
+    expected = lands(template.card_width, template.card_height, template.bleed)
+    assert drawn_box(ops) == pytest.approx(expected)
+
+
+def test_a_slanted_background_gets_no_bleed(tmp_path):
+    path = deck_file(tmp_path, """\
+        layouts:
+          turned:
+            elements:
+              - {name: band, type: rect, fill: red, bleed: true, x: 50%, y: 50%, anchor: center, width: 10mm,
+                 height: 10mm, rotate: 30}
+        cards:
+          - {id: a, layout: turned}
+        """)
+    rect = next(op for op in ops_of(path, "a", "letter-8up-gaps") if op[0] == "rect")
+    assert rect[3:5] == pytest.approx((mm(10), mm(10)))
+
+
+def test_turned_text_is_fitted_in_its_own_upright_box(tmp_path):
+    # 34 mm long and 6 mm high: turned a quarter, it stands 6 mm wide and 34 mm tall on the card, and
+    # the words still fit at the size they have upright in the same box
+    body = """\
+        layouts:
+          side:
+            elements:
+              - {{name: e, type: text, text: A LONG SIDEWAYS LABEL, x: {x}, y: 21mm, anchor: center,
+                 width: 34mm, height: 6mm, size: 20, min_size: 4, max_lines: 1{extra}}}
+        cards:
+          - {{id: a, layout: side}}
+        """
+    upright = ops_of(deck_file(tmp_path, body.format(x="20mm", extra=""), "u"), "a")
+    turned = ops_of(deck_file(tmp_path, body.format(x="6mm", extra=", rotate: 90"), "t"), "a")
+    size = next(op for op in upright if op[0] == "text")[4]
+    assert 4 < size < 20
+    assert [op[4] for op in turned if op[0] == "text"] == [size]
+    assert turned[0][0] == "transform" and turned[-1] == ("end",)
+
+
+def test_a_turned_element_is_checked_inside_the_card_as_turned(tmp_path, cli):
+    # upright this box would reach 11 mm past the left edge; turned a quarter it lies inside
+    inside = """\
+        layouts:
+          side:
+            elements:
+              - {name: e, type: rect, fill: red, x: 6mm, y: 21mm, anchor: center, width: 34mm, height: 6mm,
+                 rotate: 90}
+        cards:
+          - {id: a, layout: side}
+        """
+    assert cli("validate", deck_file(tmp_path, inside, "ok")).exit_code == 0
+    # and a box inside the card upright that a quarter turn pushes past the top and bottom is refused
+    outside = inside.replace("x: 6mm, y: 21mm", "x: 50%, y: 50%").replace("width: 34mm", "width: 80mm")
+    result = cli("validate", deck_file(tmp_path, outside, "bad"))
+    assert result.exit_code == 2 and "'e'" in result.output and "outside the card" in result.output
+
+
+@pytest.mark.parametrize("value, words", [
+    ("rotate: ninety", "rotate must be a number"),
+    ("rotate: true", "rotate must be a number"),
+    ("rotate: 400", "rotate must be at most 360, got 400"),
+    ("rotate: -361", "rotate must be at least -360"),
+    ("rotate: .nan", "rotate: expected a number of degrees"),
+    ("mirror: sideways", "mirror must be one of 'horizontal', 'vertical'"),
+    ("mirror: horizontl", "(did you mean 'horizontal'?)"),
+])
+def test_rotate_and_mirror_mistakes_are_one_located_line(tmp_path, cli, value, words):
+    path = deck_file(tmp_path, f"""\
+        layouts:
+          a:
+            elements:
+              - {{name: x, type: text, text: hi,
+                 {value}}}
+        cards:
+          - {{id: z, layout: a}}
+        """)
+    result = cli("validate", path)
+    assert result.exit_code == 2, result.output
+    line = result.output.strip()
+    assert "\n" not in line and line.startswith("Error: ") and "d.yaml:7:" in line and words in line, line
+
+
+def test_a_turn_given_by_an_extending_layout_turns_the_inherited_element(tmp_path):
+    deck = load_deck(deck_file(tmp_path, """\
+        layouts:
+          base:
+            elements:
+              - {name: mark, type: icon, icon: star, width: 10mm, height: 10mm}
+          turned:
+            extends: base
+            elements:
+              - {name: mark, rotate: -90, mirror: horizontal}
+        cards:
+          - {id: a, layout: turned}
+        """))
+    base, turned = deck.layouts["base"].elements[0], deck.layouts["turned"].elements[0]
+    assert (base.rotate, base.mirror) == (0.0, "")
+    assert (turned.rotate, turned.mirror) == (270.0, "horizontal")
+
+
+def test_built_in_layouts_name_only_fields_cardgen_fills_in():
+    from cardgen.layouts import read_layouts
+    from cardgen.render.faces import BACK_FIELDS, PLAYING_FIELDS
+    from cardgen.render.layout import BUILTIN_FIELDS
+
+    known = set(BUILTIN_FIELDS) | set(BACK_FIELDS) | set(PLAYING_FIELDS)
+    for layout in read_layouts(None).values():
+        used = {name for e in layout.elements for _, name in e.referenced_fields()}
+        assert used <= known, (layout.name, used - known)
+
+
+def test_a_deck_may_restyle_the_playing_cards_even_when_its_standard_deck_is_off(tmp_path, cli):
+    path = deck_file(tmp_path, """\
+        options: {with_cards: false}
+        standard_deck: {when: with_cards}
+        layouts:
+          playing:
+            extends: playing
+            elements:
+              - {name: pip-rank, text: "{rank} of {suit}"}
+        cards:
+          - {id: a, title: A}
+        """)
+    assert cli("validate", path).exit_code == 0
+    deck = prepare(load_deck(path), BuildSettings(options={"with_cards": "true"}))
+    faces = deck_faces(deck, LETTER)
+    card = next(c for c in deck.cards if c.id == "q-of-hearts")
+    assert "Q of hearts" in texts(faces.drawings[faces.face(card)].ops)
+
+
 # --- extends -------------------------------------------------------------------------
 
 EXTENDS = """\
@@ -543,6 +768,14 @@ def test_the_example_deck_builds_with_no_findings(cli, tmp_path):
     result = cli("build", ROOT / "examples" / "argonauts" / "argonauts.yaml", "--out", tmp_path)
     assert result.exit_code == 0 and "Warning" not in result.output, result.output
     assert "24 cards" in result.output
+
+
+def test_the_poker_example_builds_54_cards_with_no_findings(cli, tmp_path):
+    from conftest import ROOT
+
+    result = cli("build", ROOT / "examples" / "poker" / "poker.yaml", "--out", tmp_path)
+    assert result.exit_code == 0 and "Warning" not in result.output, result.output
+    assert "54 cards" in result.output
 
 
 def test_unknown_layout_errors_do_not_leave_output(tmp_path):

@@ -16,9 +16,8 @@ from pathlib import Path
 import pytest
 from conftest import ROOT
 
-from cardgen.deck import load_deck
-from cardgen.prepare import BuildSettings, deck_faces, prepare
-from cardgen.sheets import load_template
+from cardgen.prepare import BuildSettings, deck_faces, deck_template, prepare
+from cardgen.resolve import load_resolved
 
 RECORDED = Path(__file__).resolve().parent / "recorded"
 
@@ -32,6 +31,10 @@ CASES = {
     "common-carrier-back-player-1": ("common-carrier", {}, "end-vertical", "back"),
     "argonauts-hero": (str(ROOT / "examples" / "argonauts" / "argonauts.yaml"), {}, "jason", "face"),
     "argonauts-monster-back": (str(ROOT / "examples" / "argonauts" / "argonauts.yaml"), {}, "hydra", "back"),
+    # the built-in layout `playing`: the bottom-right index turned 180 degrees
+    "clusterfuck-playing": ("clusterfuck", {"standard_deck": "true"}, "10-of-hearts", "face"),
+    # JOKER turned 90 and 270 degrees, the hat mirrored
+    "poker-joker-black": (str(ROOT / "examples" / "poker" / "poker.yaml"), {}, "joker-black", "face"),
 }
 
 
@@ -47,8 +50,9 @@ def plain(value):
 
 
 def recorded_ops(deck: str, options: dict, card_id: str, side: str) -> list:
-    built = prepare(load_deck(deck), BuildSettings(options={k: str(v) for k, v in options.items()}))
-    faces = deck_faces(built, load_template("letter-10up"))
+    settings = BuildSettings(options={k: str(v) for k, v in options.items()})
+    built = prepare(load_resolved(deck), settings)
+    faces = deck_faces(built, deck_template(built, settings))
     card = next(c for c in built.cards if c.id == card_id and c.owner in (-1, 0))
     key = faces.face(card) if side == "face" else faces.back(card)
     return plain(faces.drawings[key].ops)

@@ -196,3 +196,171 @@ def test_backs_follow_the_fronts_onto_the_cards_when_the_fronts_are_moved(duplex
         dx, dy = (b.slot.x - a.slot.x) / mm(1), (b.slot.y - a.slot.y) / mm(1)
         # exact to 0.01 mm: seen from the back, a front moved right is a back moved left (long-edge flip)
         assert (dx, dy) == pytest.approx(expected, abs=0.01)
+
+
+# --- partial sheets: bleed toward empty slots -------------------------------------------
+
+def _placements(template, count, side="fronts", duplex="long", backless=()):
+    cards = [PlacedCard(f"f{i}", None if i in backless else f"b{i}") for i in range(count)]
+    pages = impose(cards, Printing(template, duplex))
+    return [p for p in pages if p.side == side][-1].placements
+
+
+def test_the_last_row_of_a_part_filled_sheet_bleeds_into_the_empty_slots():
+    from cardgen.export.sheets import page_bleeds
+
+    t = load_template("letter-10up")
+    placements = _placements(t, 7)  # Clusterfuck's 8 status cards less one: slots 0-6, 7-9 empty
+    bleeds = dict(zip((p.slot.index for p in placements), page_bleeds(t, placements)))
+    # slot 6, the bottom-left card: the margin on its left, empty slots right of and below it
+    assert bleeds[6] == pytest.approx((mm(3), mm(3), mm(3), 0))
+    # slot 5: the slot below (7) is empty, its left neighbour is a card, its right the margin
+    assert bleeds[5] == pytest.approx((0, mm(3), mm(3), 0))
+    assert bleeds[4] == pytest.approx((mm(3), 0, 0, 0))  # a card below it (6) and beside it (5)
+
+
+def test_the_backs_of_a_part_filled_sheet_bleed_toward_the_empty_slots_too():
+    from cardgen.export.sheets import page_bleeds
+
+    t = load_template("letter-10up")
+    placements = _placements(t, 8, side="backs")  # dotCOMbust's last sheet: two rows left empty below
+    for placement, bleed in zip(placements, page_bleeds(t, placements)):
+        if placement.slot.row == 3:
+            assert bleed[1] == pytest.approx(mm(3)), placement.slot
+
+
+@pytest.mark.parametrize("name", template_names())
+def test_a_full_sheet_bleeds_as_the_template_says(name):
+    from cardgen.export.sheets import page_bleeds
+
+    t = load_template(name)
+    for duplex in ("long", "short"):
+        for side in ("fronts", "backs"):
+            placements = _placements(t, t.per_sheet, side, duplex)
+            assert page_bleeds(t, placements) == [t.slot_bleed(p.slot) for p in placements]
+
+
+@pytest.mark.parametrize("name", template_names())
+@pytest.mark.parametrize("duplex", ["long", "short"])
+def test_every_side_facing_an_empty_slot_bleeds_and_no_bleed_covers_another_card(name, duplex):
+    from cardgen.export.sheets import page_bleeds, shared_bleed
+
+    t = load_template(name)
+    for count in range(1, t.per_sheet + 1):
+        for side, backless in (("fronts", ()), ("backs", ()), ("backs", (0, count - 2))):
+            placements = _placements(t, count, side, duplex, backless)
+            filled = {(p.slot.row, p.slot.column) for p in placements}
+            bleeds = page_bleeds(t, placements)
+            ceded = shared_bleed(placements, bleeds)
+            boxes = [(p.slot.x - b[0], p.slot.y - b[1], p.slot.x + p.slot.width + b[2], p.slot.y + p.slot.height + b[3])
+                     for p, b in zip(placements, bleeds)]
+            for i, a in enumerate(boxes):
+                for j, c in enumerate(boxes[i + 1:], i + 1):
+                    overlap = min(a[2], c[2]) - max(a[0], c[0]) > 1e-6 and min(a[3], c[3]) - max(a[1], c[1]) > 1e-6
+                    # where two cards' bleed meets, each gives up the other's half of it
+                    assert not overlap or (ceded[i] and ceded[j]), (count, side, i, j)
+            for placement, bleed in zip(placements, bleeds):
+                s = placement.slot
+                sides = {0: (s.row, s.column - 1), 1: (s.row + 1, s.column), 2: (s.row, s.column + 1),
+                         3: (s.row - 1, s.column)}
+                for i, (row, column) in sides.items():
+                    inside = 0 <= row < t.rows and 0 <= column < t.columns
+                    if not inside or (row, column) in filled:
+                        assert bleed[i] == pytest.approx(t.slot_bleed(s)[i])
+                    elif i in (0, 2):
+                        assert bleed[i] == pytest.approx(t.art_bleed)
+                left, bottom, right, top = bleed
+                box = (s.x - left, s.y - bottom, s.x + s.width + right, s.y + s.height + top)
+                for other in placements:
+                    o = other.slot
+                    if o is s:
+                        continue
+                    assert box[2] <= o.x + 1e-6 or o.x + o.width <= box[0] + 1e-6 or box[3] <= o.y + 1e-6 \
+                        or o.y + o.height <= box[1] + 1e-6, (count, side, s, o)
+
+
+# --- crop marks follow their side's offset ---------------------------------------------
+
+def _distinct(values):
+    """The values, sorted, those within 0.001 pt of the one before left out."""
+    out: list[float] = []
+    for v in sorted(values):
+        if not out or v - out[-1] > 1e-3:
+            out.append(v)
+    return out
+
+
+def _cut_lines(slots):
+    return (_distinct([s.x for s in slots] + [s.x + s.width for s in slots]),
+            _distinct([s.y for s in slots] + [s.y + s.height for s in slots]))
+
+
+def _mark_lines(marks):
+    return (_distinct([x1 for x1, y1, x2, y2 in marks if x1 == x2]),
+            _distinct([y1 for x1, y1, x2, y2 in marks if y1 == y2]))
+
+
+@pytest.mark.parametrize("name", template_names())
+@pytest.mark.parametrize("duplex", ["long", "short"])
+@pytest.mark.parametrize("front, back", [((0.0, 0.0), (0.0, 0.0)), ((mm(2), mm(-1.5)), (0.0, 0.0)),
+                                         ((mm(-1.4), mm(3)), (mm(2.5), mm(-2)))])
+def test_crop_marks_sit_on_the_cut_lines_of_the_cards_as_offset_on_each_side(name, duplex, front, back):
+    from cardgen.export.sheets import side_crop_marks
+
+    t = load_template(name)
+    printing = Printing(t, duplex, back_offset=back, front_offset=front, back_marks=True)
+    marks = side_crop_marks(printing)
+    cards = [PlacedCard(f"f{i}", f"b{i}") for i in range(t.per_sheet)]
+    for page in impose(cards, printing):
+        slots = [p.slot for p in page.placements]
+        # every mark is on a cut line of the cards as printed, and every cut line has its marks
+        (mark_xs, mark_ys), (cut_xs, cut_ys) = _mark_lines(marks[page.side]), _cut_lines(slots)
+        assert mark_xs == pytest.approx(cut_xs, abs=1e-3) and mark_ys == pytest.approx(cut_ys, abs=1e-3), page.side
+        expected_shift = front if page.side == "fronts" else printing.back_offset_total
+        plain = {s.index: s for s in (t.slots() if page.side == "fronts"
+                                      else [t.back_slot(i, duplex) for i in range(t.per_sheet)])}
+        for s in slots:
+            assert (s.x - plain[s.index].x, s.y - plain[s.index].y) == pytest.approx(expected_shift)
+        # and no mark reaches into a card or the art past its trim
+        for x1, y1, x2, y2 in marks[page.side]:
+            assert min(x1, x2) >= 0 and max(x1, x2) <= t.page_width and 0 <= min(y1, y2) <= t.page_height
+            for s in slots:
+                b = t.art_bleed
+                assert not (min(x1, x2) < s.x + s.width + b and max(x1, x2) > s.x - b
+                            and min(y1, y2) < s.y + s.height + b and max(y1, y2) > s.y - b), (x1, y1, x2, y2, s)
+
+
+def test_a_fronts_offset_moves_the_marks_by_the_offset_exactly():
+    from cardgen.export.sheets import side_crop_marks
+
+    t = load_template("letter-8up-gaps")
+    plain = side_crop_marks(Printing(t))["fronts"]
+    moved = side_crop_marks(Printing(t, front_offset=(mm(1.4), mm(-2))))["fronts"]
+    assert len(plain) == len(moved)
+    for a, b in zip(plain, moved):
+        assert (b[0] - a[0], b[1] - a[1], b[2] - a[2], b[3] - a[3]) == pytest.approx(
+            (mm(1.4), mm(-2), mm(1.4), mm(-2)))
+    assert "backs" not in side_crop_marks(Printing(t))  # no marks on the backs unless asked
+
+
+def test_the_corner_of_an_empty_slot_between_two_cards_is_split_on_the_diagonal():
+    """Three cards on a sheet of two columns (GOPS's last sheet): the empty slot's top-left corner lies
+    below card 1 and beside card 2; each gives the other the half nearer the other's trim."""
+    from cardgen.export.sheets import page_bleeds, shared_bleed
+
+    t = load_template("letter-10up")
+    placements = _placements(t, 3)
+    ceded = shared_bleed(placements, page_bleeds(t, placements))
+    corner = (t.front_slot(1).x, t.front_slot(1).y)  # card 1's bottom-left, card 2's top-right
+    b = mm(3)
+    (below,) = ceded[1]  # card 1 gives away the part beside card 2's edge
+    assert _flat(below) == pytest.approx(_flat([corner, (corner[0], corner[1] - b), (corner[0] + b, corner[1] - b)]))
+    (beside,) = ceded[2]  # card 2 gives away the part under card 1's edge
+    assert _flat(beside) == pytest.approx(_flat([corner, (corner[0] + b, corner[1]), (corner[0] + b, corner[1] - b)]))
+    assert ceded[0] == []
+    full = _placements(t, t.per_sheet)
+    assert shared_bleed(full, page_bleeds(t, full)) == [[] for _ in full]  # a full sheet keeps one rectangle each
+
+
+def _flat(points):
+    return [v for point in sorted(points) for v in point]

@@ -30,6 +30,7 @@ def main() -> None:
     argonauts()
     calibration()
     exports()
+    showcases()
 
 
 def exports() -> None:
@@ -91,6 +92,25 @@ def argonauts() -> None:
     sheet.paste(row1, (0, 0))
     sheet.paste(row2, (0, row1.height - 10))
     sheet.save(OUT / "layouts-argonauts.png", optimize=True)
+
+
+def showcases() -> None:
+    """README's hand and showcase: what `cardgen preview examples/argonauts/argonauts.yaml ID... --hand 7
+    --dpi 100` and `... jason cyclops fleece --showcase --dpi 100` write, copied as they are."""
+    import shutil
+    import tempfile
+
+    from cardgen.prepare import BuildSettings
+    from cardgen.preview import showcase_pictures
+
+    deck = str(ROOT / "examples" / "argonauts" / "argonauts.yaml")
+    hand = ("jason", "heracles", "orpheus", "cyclops", "hydra", "fleece", "argo")
+    with tempfile.TemporaryDirectory() as tmp:
+        (fan,) = showcase_pictures(deck, hand, BuildSettings(), Path(tmp), hand=len(hand), dpi=100)
+        (row,) = showcase_pictures(deck, ("jason", "cyclops", "fleece"), BuildSettings(), Path(tmp),
+                                   showcase=True, dpi=100)
+        shutil.copyfile(fan, OUT / "hand.png")
+        shutil.copyfile(row, OUT / "showcase.png")
 
 
 if __name__ == "__main__":

@@ -88,13 +88,19 @@ def rasterize(drawings: Mapping[str, Drawer], keys: Sequence[str], box: CardBox,
             image = page.render(scale=dpi / 72.0).to_pil()
             page.close()
             tick()
-            yield key, _rounded(image, corners * dpi / 72.0) if corners else image.convert("RGB")
+            yield key, _rounded(image, corner_radius(corners, box) * dpi / 72.0) if corners else image.convert("RGB")
     finally:
         pdf.close()
 
 
+def corner_radius(corners: float, box: CardBox) -> float:
+    """The radius of the image's outline (points) that rounds the card's trim to ``corners``: the
+    bleed round a rounded trim keeps its distance, so its corners are ``corners`` plus the bleed."""
+    return corners + box.bleed
+
+
 def _rounded(image, radius: float):
-    """The image with transparent rounded corners of ``radius`` pixels."""
+    """The image with transparent rounded corners of ``radius`` pixels (the whole image's outline)."""
     from PIL import ImageDraw
 
     mask = Image.new("L", image.size, 0)
@@ -138,11 +144,14 @@ def write_pngs(folder: Path, drawings: Mapping[str, Drawer], names: Mapping[str,
 
 @dataclass(frozen=True)
 class TtsDeck:
-    """One deck object: its cards (face key and nickname, once per printed copy) and its back."""
+    """One deck object: its cards (face key, back key and nickname, once per printed copy)."""
 
     nickname: str
-    cards: tuple[tuple[str, str], ...]
-    back: str
+    cards: tuple[tuple[str, str, str], ...]
+
+    @property
+    def backs(self) -> list[str]:
+        return list(dict.fromkeys(back for _, back, _ in self.cards))
 
 
 def tts_dpi(box: CardBox, wanted: float = TTS_DPI) -> float:
@@ -156,51 +165,57 @@ def write_tts(folder: Path, name: str, drawings: Mapping[str, Drawer], decks: Se
     """Deck images, back images and ``NAME.json``, a Tabletop Simulator saved object; returns the files.
 
     Each deck image holds up to 10 x 7 faces, the last slot left empty for
-    TTS to show hidden cards; a deck of more cards takes several images.
+    TTS to show hidden cards; a deck of more cards takes several images. A
+    deck whose cards share one back has one back image; one whose backs
+    differ has a back image per deck image, each card's back in the cell of
+    its face (``UniqueBack``). Landscape cards are marked ``SidewaysCard``.
     """
     folder.mkdir(parents=True, exist_ok=True)
     dpi = tts_dpi(box, dpi)
     trim = CardBox(box.width, box.height, 0.0)
+    sideways = box.width > box.height
     per_image = TTS_COLUMNS * TTS_ROWS - 1
     written: list[Path] = []
     objects = []
     deck_number = 0
     for d, deck in enumerate(decks):
-        faces = list(dict.fromkeys(key for key, _ in deck.cards))
+        cells = list(dict.fromkeys((face, back) for face, back, _ in deck.cards))
+        unique_back = len(deck.backs) > 1
         back_path = folder / f"{name}-back{'-' + str(d + 1) if len(decks) > 1 else ''}.png"
-        for _, image in rasterize(drawings, [deck.back], trim, dpi):
-            _save(image, back_path)
-        written.append(back_path)
+        if not unique_back:
+            for _, image in rasterize(drawings, deck.backs, trim, dpi):
+                _save(image, back_path)
+            written.append(back_path)
         custom: dict[str, dict] = {}
-        card_ids: dict[str, int] = {}
-        for start in range(0, len(faces), per_image):
-            chunk = faces[start:start + per_image]
+        card_ids: dict[tuple[str, str], int] = {}
+        for start in range(0, len(cells), per_image):
+            chunk = cells[start:start + per_image]
             deck_number += 1
             sheet_path = folder / f"{name}-faces-{deck_number}.png"
-            sheet = None
-            for i, (key, image) in enumerate(rasterize(drawings, chunk, trim, dpi)):
-                if sheet is None:
-                    sheet = Image.new("RGB", (image.width * TTS_COLUMNS, image.height * TTS_ROWS), "white")
-                row, column = divmod(i, TTS_COLUMNS)
-                sheet.paste(image, (column * image.width, row * image.height))
-                card_ids[key] = deck_number * 100 + i
-            assert sheet is not None
-            _save(sheet, sheet_path)
+            _save(_grid(drawings, [face for face, _ in chunk], trim, dpi), sheet_path)
             written.append(sheet_path)
+            if unique_back:
+                back_path = folder / f"{name}-backs-{deck_number}.png"
+                _save(_grid(drawings, [back for _, back in chunk], trim, dpi), back_path)
+                written.append(back_path)
+            card_ids.update({cell: deck_number * 100 + i for i, cell in enumerate(chunk)})
             custom[str(deck_number)] = {
                 "FaceURL": sheet_path.resolve().as_uri(), "BackURL": back_path.resolve().as_uri(),
-                "NumWidth": TTS_COLUMNS, "NumHeight": TTS_ROWS, "BackIsHidden": True, "UniqueBack": False,
+                "NumWidth": TTS_COLUMNS, "NumHeight": TTS_ROWS, "BackIsHidden": True, "UniqueBack": unique_back,
                 "Type": 0,
             }
-        contained = [{
-            "Name": "Card", "Nickname": nickname, "CardID": card_ids[key],
-            "CustomDeck": {str(card_ids[key] // 100): custom[str(card_ids[key] // 100)]},
-            "Transform": _transform(), "Hands": True,
-        } for key, nickname in deck.cards]
+        contained = []
+        for face, back, nickname in deck.cards:
+            card_id = card_ids[(face, back)]
+            contained.append({
+                "Name": "Card", "Nickname": nickname, "CardID": card_id,
+                "CustomDeck": {str(card_id // 100): custom[str(card_id // 100)]},
+                "Transform": _transform(), "Hands": True, "SidewaysCard": sideways,
+            })
         objects.append({
             "Name": "DeckCustom", "Nickname": deck.nickname, "Transform": _transform(x=d * 4.0),
             "DeckIDs": [c["CardID"] for c in contained], "CustomDeck": custom,
-            "ContainedObjects": contained, "Hands": False, "SidewaysCard": box.width < box.height,
+            "ContainedObjects": contained, "Hands": False, "SidewaysCard": sideways,
         })
     saved = {"SaveName": name, "GameMode": "", "Date": "", "Table": "", "Sky": "", "Note": "",
              "Rules": "", "XmlUI": "", "LuaScript": "", "LuaScriptState": "", "ObjectStates": objects,
@@ -210,6 +225,18 @@ def write_tts(folder: Path, name: str, drawings: Mapping[str, Drawer], decks: Se
         tmp.write_text(json.dumps(saved, indent=2, ensure_ascii=False), encoding="utf-8")
     written.append(json_path)
     return written
+
+
+def _grid(drawings: Mapping[str, Drawer], keys: Sequence[str], box: CardBox, dpi: float) -> Image.Image:
+    """A TTS deck image: the drawings of ``keys`` row by row in a 10 x 7 grid, white elsewhere."""
+    sheet = None
+    for i, (_, image) in enumerate(rasterize(drawings, keys, box, dpi)):
+        if sheet is None:
+            sheet = Image.new("RGB", (image.width * TTS_COLUMNS, image.height * TTS_ROWS), "white")
+        row, column = divmod(i, TTS_COLUMNS)
+        sheet.paste(image, (column * image.width, row * image.height))
+    assert sheet is not None
+    return sheet
 
 
 def _save(image, path: Path) -> None:

@@ -5,7 +5,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from ..sheets import PlacedCard, Printing, SheetTemplate
+from ..sheets import PlacedCard, Printing, SheetTemplate, turns
 from ..units import mm
 from .formats import DeckJob, Export, Format, Output
 
@@ -90,7 +90,7 @@ def write_output(deck: Deck, output: Output, template: SheetTemplate, options: M
 def _printing(deck: Deck, template: SheetTemplate, options: Mapping[str, Any]) -> Printing:
     back, front = options["back_offset"], options["front_offset"]
     return Printing(template, options["duplex"], (mm(back[0]), mm(back[1])), (mm(front[0]), mm(front[1])),
-                    portrait=not deck.landscape, backs_at_end=options["backs_at_end"],
+                    portrait=turns(template, deck.landscape), backs_at_end=options["backs_at_end"],
                     back_marks=options["back_marks"])
 
 

@@ -1,4 +1,5 @@
-"""``--format tts``: Tabletop Simulator deck images and a saved object, one deck object per output and back."""
+"""``--format tts``: Tabletop Simulator deck images and a saved object, one deck object per output (cards
+whose backs differ keep them, as ``UniqueBack`` back images)."""
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
@@ -20,12 +21,9 @@ def write(jobs: Sequence[DeckJob], out_dir: Path, options: Mapping[str, Any]) ->
         for output in job.outputs:
             keys, own = printed_keys(faces, output)
             drawings.update(own)
-            by_back: dict[str, list[tuple[str, str]]] = {}
-            for card, face, back in keys:
-                by_back.setdefault(back, []).extend([(face, card.title or card.id)] * card.copies)
-            for n, (back, cards) in enumerate(by_back.items()):
-                suffix = f" ({n + 1})" if len(by_back) > 1 else ""
-                tts_decks.append(TtsDeck(f"{deck.name}{whose(output)}{suffix}", tuple(cards), back))
+            cards = tuple((face, back, card.title or card.id) for card, face, back in keys for _ in range(card.copies))
+            if cards:
+                tts_decks.append(TtsDeck(f"{deck.name}{whose(output)}", cards))
         if tts_decks:
             folder = out_dir / f"{deck.id}-tts"
             files = write_tts(folder, deck.id, drawings, tts_decks, box)

@@ -3,9 +3,10 @@
 Most cards are drawn from layouts, data in the deck file (see layouts.py
 and render/layout.py); ``faces.Faces`` picks each card's layout and keeps
 one drawing per distinct face and back. The kinds that data cannot say are
-drawn by a Python module each (``KIND_RENDERERS``): Common Carrier's tile,
-whose link lines run into the bleed to meet the neighbouring card's, and the
-playing card, whose corner indexes turn 180 degrees. Renderers trust their
+drawn by a Python module each (``KIND_RENDERERS``): today only Common
+Carrier's tile, whose link lines run into the bleed to meet the neighbouring
+card's (the playing card is the layout ``playing``, its bottom-right index
+turned 180 degrees with ``rotate``). Renderers trust their
 inputs (the loader checked them) and report text that does not fit into
 ``RenderContext.problems`` instead of printing it clipped.
 """
@@ -15,11 +16,10 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..model import RGB
-from . import playing, tile
+from . import tile
 
 KIND_RENDERERS = {
     "tile": tile.draw,
-    "playing": playing.draw,
 }
 
 

@@ -2,7 +2,7 @@
 
 A card is drawn with a layout (the one it names, else the one named after
 its kind) or, for the few kinds data cannot say, by its Python module
-(``tile``, ``playing``). Layout faces are planned once: the validator reads
+(``tile``). Layout faces are planned once: the validator reads
 their problems and the PDF writer replays their ops.
 """
 from __future__ import annotations
@@ -26,6 +26,8 @@ DEFAULT_BACK_COLOR = (0.16, 0.18, 0.24)
 #: what a back layout knows of the deck's back, besides the card's own fields
 BACK_FIELDS = ("back_title", "back_subtitle", "back_icon", "back_image", "back_art", "back_color")
 PLAYER_FIELDS = ("player", "player_color", "player_number", "player_mark")
+#: the fields of the playing cards a deck's ``standard_deck`` makes (prepare.py), for layouts named ``playing``
+PLAYING_FIELDS = ("rank", "suit", "suit_icon", "suit_color")
 
 
 class LayoutDrawing:
@@ -40,7 +42,7 @@ class LayoutDrawing:
 
 
 class PythonDrawing:
-    """A face drawn by its kind's Python module (tile, playing)."""
+    """A face drawn by its kind's Python module (tile)."""
 
     def __init__(self, faces: Faces, card: Card):
         self.art: set[Path] = set()
@@ -198,12 +200,14 @@ def check_layouts(deck: Deck, env: Env) -> None:
     from ..yamlio import did_you_mean
 
     known = set(BUILTIN_FIELDS) | set(BACK_FIELDS) | set(deck.options)
+    if deck.standard_deck is not None:
+        known.update(PLAYING_FIELDS)
     for card in deck.cards:
         known.update(card.fields)
     for layout in deck.layouts.values():
         for element in layout.elements:
             label = f"element '{element.name}'" if element.name else f"a {element.type} element"
-            for key, name in element.referenced_fields():
+            for key, name in ([] if layout.builtin else element.referenced_fields()):  # cardgen's own: tested
                 if name not in known:
                     raise CardgenError(f"{label} of layout '{layout.name}' uses {{{name}}} in {key}, but no card "
                                        f"has a field '{name}'{did_you_mean(name, sorted(known))}", element.at(key))
@@ -218,7 +222,7 @@ def check_layouts(deck: Deck, env: Env) -> None:
 
 
 def _check_inside(layout: Layout, element, label: str, env: Env) -> None:
-    x, y, w, h = element.box(env.width, env.height, env.safe)
+    x, y, w, h = element.bounds(env.width, env.height, env.safe)  # as turned, if it is
     xs, ys = sorted((x, x + w)), sorted((y, y + h))
     tolerance = 0.01
     over = max(-xs[0], xs[1] - env.width, -ys[0], ys[1] - env.height)

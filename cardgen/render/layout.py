@@ -16,6 +16,11 @@ Op shapes (points, y up from the card's bottom-left):
     ("glyph", name, cx, cy, size, fill, ink)      a built-in vector icon
     ("image", path, x, y, w, h, clip)             raster art; clip is a box or None
     ("svg", path, x, y, w, h)                     vector art
+    ("transform", a, b, c, d, e, f)               the ops up to the next ("end",) are mirrored
+    ("end",)                                      and turned by this PDF matrix (``rotate``, ``mirror``)
+
+A turned element is laid out in its own upright box (text fits there) and
+turned as a whole, so its ops keep the coordinates of that box.
 """
 from __future__ import annotations
 
@@ -82,6 +87,7 @@ class Env:
         self.art_paths: dict[str, Path] = {str(p): p for p in (*(c.image for c in deck.cards), deck.back.image,
                                                                *deck.icons.values()) if p is not None}
         self._boxes: dict[int, tuple[float, float, float, float]] = {}
+        self._turns: dict[int, tuple | None] = {}
 
     def chain_for(self, font: str | None) -> FontChain:
         return self.chain.starting_with(self.deck.fonts.get(font)) if font else self.chain
@@ -92,6 +98,14 @@ class Env:
         if key not in self._boxes:
             self._boxes[key] = element.box(self.width, self.height, self.safe)
         return self._boxes[key]
+
+    def turn(self, element: Element) -> tuple | None:
+        """The ("transform", ...) op that mirrors and turns the element, or None."""
+        key = id(element)
+        if key not in self._turns:
+            matrix = element.transform(self.width, self.height, self.safe)
+            self._turns[key] = None if matrix is None else ("transform", *matrix)
+        return self._turns[key]
 
 
 def card_fields(card: Card, deck: Deck) -> dict[str, Any]:
@@ -133,7 +147,7 @@ def plan(layout: Layout, fields: Mapping[str, Any], options: Mapping[str, Any], 
          who: str, where: Location | None) -> Plan:
     """Lay ``layout`` out for one card (``who`` names it in messages, ``where`` locates it)."""
     result = Plan()
-    slots: list[Any] = []
+    slots: list[tuple[Element, Any]] = []
     texts: list[_Text] = []
     values = {**options, **fields}
     for element in layout.elements:
@@ -148,14 +162,18 @@ def plan(layout: Layout, fields: Mapping[str, Any], options: Mapping[str, Any], 
             raise CardgenError(f"card '{who}', {label} of layout '{layout.name}': {exc}", where) from None
         if isinstance(drawn, _Text):
             texts.append(drawn)
-        slots.append(drawn)
+        slots.append((element, drawn))
     _share_group_sizes(texts)
-    for slot in slots:
+    for element, slot in slots:
         if isinstance(slot, _Text):
-            result.ops.extend(_inline_art(slot.ops(), env, result))
+            ops = _inline_art(slot.ops(), env, result)
             result.problems.extend(slot.problems(layout.name))
         else:
-            result.ops.extend(slot)
+            ops = slot
+        turn = env.turn(element)
+        if turn is not None and ops:
+            ops = [turn, *ops, ("end",)]
+        result.ops.extend(ops)
     return result
 
 
@@ -203,17 +221,38 @@ def _length(element: Element, key: str, default: float) -> float:
 
 
 def _box(element: Element, env: Env) -> tuple[float, float, float, float]:
+    """The box an element draws in: with ``bleed``, its sides on the trim pushed out into the bleed.
+
+    A turned element's sides are judged where they land: its box is turned, pushed out and turned
+    back, so the drawing turned by its matrix covers the bleed. A box turned by no quarter turn has
+    no side along the trim and gets no bleed."""
     x, y, w, h = env.box(element)
-    if element.bleed and env.bleed:
-        b = env.bleed
-        if abs(x) < _EPS:
-            x, w = x - b, w + b
-        if abs(x + w - env.width) < _EPS:
-            w += b
-        if abs(y) < _EPS:
-            y, h = y - b, h + b
-        if abs(y + h - env.height) < _EPS:
-            h += b
+    if not element.bleed or not env.bleed:
+        return x, y, w, h
+    turn = env.turn(element)
+    if turn is None:
+        return _into_bleed((x, y, w, h), env)
+    if element.rotate % 90:
+        return x, y, w, h
+    _, a, b, c, d, e, f = turn
+    left, bottom, width, height = _into_bleed(element.bounds(env.width, env.height, env.safe), env)
+    # the matrix is a quarter turn or mirror: its inverse is its transpose
+    xs, ys = zip(*((a * (px - e) + b * (py - f), c * (px - e) + d * (py - f))
+                   for px in (left, left + width) for py in (bottom, bottom + height)))
+    return min(xs), min(ys), max(xs) - min(xs), max(ys) - min(ys)
+
+
+def _into_bleed(box: tuple[float, float, float, float], env: Env) -> tuple[float, float, float, float]:
+    x, y, w, h = box
+    b = env.bleed
+    if abs(x) < _EPS:
+        x, w = x - b, w + b
+    if abs(x + w - env.width) < _EPS:
+        w += b
+    if abs(y) < _EPS:
+        y, h = y - b, h + b
+    if abs(y + h - env.height) < _EPS:
+        h += b
     return x, y, w, h
 
 
@@ -536,7 +575,12 @@ def draw(canvas, ops: list[tuple]) -> None:
             canvas.drawText(text)
             text = None
             _draw_inline(canvas, inline)
-        if kind == "rect":
+        if kind == "transform":
+            canvas.saveState()
+            canvas.transform(*op[1:])
+        elif kind == "end":
+            canvas.restoreState()
+        elif kind == "rect":
             _, x, y, w, h, fill, stroke, width, radius = op
             _paint(canvas, fill, stroke, width)
             if radius:

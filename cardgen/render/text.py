@@ -1,7 +1,7 @@
 """Text on the Python-drawn card kinds: the bundled DejaVu Sans, embedded in every PDF.
 
 Layouts set their text through rich.py; the few kinds drawn in Python
-(tile, playing) use these two faces and ``check`` what they print against
+(the tile) use these two faces and ``check`` what they print against
 the font, so a character it lacks is reported rather than printed as a box.
 """
 from __future__ import annotations

@@ -17,6 +17,8 @@ from ..resources import bundled, bundled_names
 from ..units import mm, parse_length
 
 DEFAULT_SHEET = "letter-10up"
+#: the stock a business-card deck prints on when it names no paper: the one nearest its card size
+BUSINESS_STOCKS = (DEFAULT_SHEET, "a4-10up")
 #: art past the trim on stock that declares no bleed (pre-cut business-card stock), where there is room
 OUTER_BLEED = mm(3)
 #: the flips that print backs, and "off" for fronts only
@@ -25,29 +27,54 @@ DUPLEX_MODES = (*BACK_FLIPS, "off")
 #: how much ink the backs take: the deck's design, or outline art on white
 INK_MODES = ("full", "light")
 
-_LEN = {"type": ["string", "number"]}
+_LEN = {"type": ["string", "number"],
+        "description": "a length with its unit: 85mm, 3.5in, 0.25in, 12pt (0 may go without)"}
+
+
+def _box(what: str) -> dict:
+    return {"type": "object", "required": ["width", "height"], "additionalProperties": False,
+            "description": what, "properties": {"width": _LEN, "height": _LEN}}
+
+
+#: the JSON Schema of a sheet template file (docs/sheets.md); ``cardgen schema --sheet`` prints it
 TEMPLATE_SCHEMA = {
     "type": "object",
     "required": ["name", "paper", "card", "grid", "margins"],
     "additionalProperties": False,
     "properties": {
-        "name": {"type": "string"},
-        "description": {"type": "string"},
-        "paper": {"type": "object", "required": ["width", "height"], "additionalProperties": False,
-                  "properties": {"width": _LEN, "height": _LEN}},
-        "card": {"type": "object", "required": ["width", "height"], "additionalProperties": False,
-                 "properties": {"width": _LEN, "height": _LEN}},
+        "name": {"type": "string", "minLength": 1, "maxLength": 60,
+                 "description": "what --sheet calls it and the PDF's subject names"},
+        "description": {"type": "string", "maxLength": 200, "description": "one line for cardgen list"},
+        "paper": _box("the page, portrait or landscape as it goes through the printer"),
+        "card": _box("one slot's trim box as it stands on the page; a deck standing the other way is "
+                     "drawn turned 90 degrees into it"),
         "grid": {"type": "object", "required": ["columns", "rows"], "additionalProperties": False,
+                 "description": "slots across and down, numbered row by row from the top-left",
                  "properties": {"columns": {"type": "integer", "minimum": 1, "maximum": 20},
                                 "rows": {"type": "integer", "minimum": 1, "maximum": 20}}},
         "margins": {"type": "object", "required": ["left", "top"], "additionalProperties": False,
+                    "description": "from the paper's left and top edges to the first slot's trim",
                     "properties": {"left": _LEN, "top": _LEN}},
         "gaps": {"type": "object", "additionalProperties": False,
+                 "description": "between neighbouring slots (default 0: cards touch, one cut between them)",
                  "properties": {"column": _LEN, "row": _LEN}},
-        "bleed": _LEN,
-        "stock": {"type": "array", "items": {"type": "string"}},
+        "bleed": {**_LEN, "description": "how far art runs past the trim, at most half the gaps "
+                                          "(default 0: 3 mm toward the margins only)"},
+        "stock": {"type": "array", "items": {"type": "string"},
+                  "description": "the products this fits (Avery 5371...), for cardgen list"},
     },
 }
+
+
+def template_schema_json() -> str:
+    """The JSON Schema of sheet template files, for editors."""
+    import json
+
+    return json.dumps({"$schema": "https://json-schema.org/draft/2020-12/schema",
+                       "$id": "https://cardgen.example/sheet.schema.json",
+                       "title": "cardgen sheet template",
+                       "description": "A paper stock: where each card slot sits on the page (docs/sheets.md).",
+                       **TEMPLATE_SCHEMA}, indent=2)
 
 
 @dataclass(frozen=True)
@@ -186,6 +213,14 @@ class SheetTemplate:
         return marks
 
 
+def turns(template: SheetTemplate, landscape: bool) -> bool:
+    """Whether cards standing ``landscape`` (or portrait) go turned 90 degrees into the template's
+    slots: when the slots stand the other way. Square slots take either upright."""
+    if template.card_width == template.card_height:
+        return False
+    return landscape != (template.card_width > template.card_height)
+
+
 @dataclass(frozen=True)
 class PlacedCard:
     """One printed card: the keys of its face and back drawings (no back: None)."""
@@ -204,7 +239,9 @@ class Printing:
     back_offset: tuple[float, float] = (0.0, 0.0)
     #: points, +x right and +y up: where the printer puts the fronts against the stock
     front_offset: tuple[float, float] = (0.0, 0.0)
-    #: cards are portrait: drawn upright in a card box turned 90 degrees in the slot
+    #: the cards stand the other way from the slots (a portrait deck on landscape slots, or cards
+    #: turned to fit more on the paper): each is drawn upright in its own box, turned 90 degrees in
+    #: the slot (``turns`` says when)
     portrait: bool = False
     #: all fronts pages first, then all backs pages (for printing the backs by hand)
     backs_at_end: bool = False
