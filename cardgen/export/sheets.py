@@ -81,10 +81,16 @@ def _write(target: Path, printing: Printing, drawings: Mapping[str, Drawer], car
     marks = side_crop_marks(printing)
     mark_forms = _define_crop_marks(canvas, marks)
     label_room = _label_room(t, [mark for side in marks.values() for mark in side])
+    # the bleeds of a page are a function of its slots alone: worked out once per arrangement
+    # (every full fronts page has the same), not once per page
+    edges: dict[tuple[Slot, ...], tuple[list[Bleed], list[list[Triangle]]]] = {}
     for page in pages:
         tick(len(page.placements))
-        bleeds = page_bleeds(t, page.placements)
-        ceded = shared_bleed(page.placements, bleeds)
+        arrangement = tuple(p.slot for p in page.placements)
+        if arrangement not in edges:
+            bleeds = page_bleeds(t, page.placements)
+            edges[arrangement] = (bleeds, shared_bleed(page.placements, bleeds))
+        bleeds, ceded = edges[arrangement]
         for placement, bleed, given_away in zip(page.placements, bleeds, ceded):
             form = forms.get(placement.key)
             _place(canvas, placement.slot, form or drawings[placement.key], bleed, card_w, card_h, given_away)
