@@ -293,19 +293,20 @@ def impose(cards: Sequence[PlacedCard], printing: Printing) -> list[Page]:
     order = [(sheet, side) for sheet in range(sheets) for side in printing.sides]
     if printing.backs_at_end:
         order.sort(key=lambda page: page[1] == "backs")
+    # the slots of a side are the same on every sheet: worked out once, not once per card
+    slots: dict[str, list[Slot]] = {}
+    for side in printing.sides:
+        at = [t.front_slot(i, printing.front_offset) if side == "fronts"
+              else t.back_slot(i, printing.duplex, back_offset) for i in range(per)]
+        slots[side] = [replace(slot, rotation=(slot.rotation + turn) % 360) for slot in at]
     pages = []
     for sheet, side in order:
         chunk = cards[sheet * per:(sheet + 1) * per]
         placements = []
         for index, card in enumerate(chunk):
-            if side == "fronts":
-                slot = t.front_slot(index, printing.front_offset)
-                key: str | None = card.face
-            else:
-                slot = t.back_slot(index, printing.duplex, back_offset)
-                key = card.back
+            key = card.face if side == "fronts" else card.back
             if key is not None:
-                placements.append(Placement(replace(slot, rotation=(slot.rotation + turn) % 360), key))
+                placements.append(Placement(slots[side][index], key))
         pages.append(Page(sheet, sheets, side, tuple(placements)))
     return pages
 
