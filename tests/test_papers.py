@@ -405,3 +405,35 @@ def test_list_shows_card_sizes_with_cards_a_page_and_papers(cli):
     assert "poker            2.5 x 3.5 in: 9 on letter, 9 on a4" in result.output
     assert "a4               A4, 210 x 297 mm" in result.output
     assert "letter-10up" in result.output
+
+
+@pytest.mark.parametrize("paper", PAPERS)
+@pytest.mark.parametrize("size", CARD_SIZES)
+@pytest.mark.parametrize("duplex", ("long", "short"))
+@pytest.mark.parametrize("gap", GAPS)
+def test_crop_marks_follow_the_offsets_onto_the_cards_real_cut_lines(paper, size, duplex, gap):
+    """With --front-offset and --back-offset (and --back-crop-marks), each side's marks lie on the
+    cut lines of the cards as that side's page places them, and stay off every card's art."""
+    from cardgen.export.sheets import side_crop_marks
+
+    t = fit(PAPERS[paper], CARD_SIZES[size], DEFAULT_MARGIN, gap)
+    printing = Printing(t, duplex=duplex, front_offset=(mm(1.5), mm(-1)), back_offset=(mm(2), mm(1)),
+                        back_marks=True)
+    cards = [PlacedCard(face=f"f{i}", back=f"b{i}") for i in range(t.per_sheet)]
+    pages = {page.side: page for page in impose(cards, printing)}
+    marks = side_crop_marks(printing)
+    assert set(marks) == {"fronts", "backs"}
+    for side, page in pages.items():
+        slots = [placement.slot for placement in page.placements]
+        xs = {v for s in slots for v in (s.x, s.x + s.width)}
+        ys = {v for s in slots for v in (s.y, s.y + s.height)}
+        assert marks[side] or not t.crop_marks(), f"{side}: the template has marks, the page none"
+        for x1, y1, x2, y2 in marks[side]:
+            if x1 == x2:
+                assert _near(x1, xs), (side, x1)
+            else:
+                assert _near(y1, ys), (side, y1)
+            b = t.art_bleed
+            for s in slots:
+                assert not (min(x1, x2) < s.x + s.width + b and max(x1, x2) > s.x - b
+                            and min(y1, y2) < s.y + s.height + b and max(y1, y2) > s.y - b), (side, s)
