@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 from PIL import ImageColor
 
@@ -118,4 +119,10 @@ def _split_args(inner: str) -> list[str]:
 
 def to_hex(color: RGB) -> str:
     """``#rrggbb`` of a colour, so a colour can be a field's text."""
+    return _hex(tuple(color))
+
+
+@lru_cache(maxsize=1024)
+def _hex(color: tuple[float, ...]) -> str:
+    """``to_hex``, worked out once per colour (every card of a deck names its accent)."""
     return "#" + "".join(f"{round(c * 255):02x}" for c in color)

@@ -11,6 +11,8 @@ from __future__ import annotations
 import csv
 import io
 import re
+import struct
+import zlib
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
@@ -506,8 +508,12 @@ def _check_image(path: Path, name: str, where: Location | None) -> ImageFacts:
             if img.format not in ("PNG", "JPEG", "MPO"):  # MPO: a phone's JPEG with a second frame
                 raise CardgenError(f"image '{name}' is {img.format}; use PNG, JPEG or SVG", where)
             width, height, jpeg = img.width, img.height, img.format in ("JPEG", "MPO")
-            img.verify()
+            img.verify()  # a PNG's chunks are read through to IEND, each checked against its CRC
         with Image.open(io.BytesIO(data)) as img:
+            if not jpeg and _png_pixels_whole(data, width, height):
+                # what a PNG says before its pixels is read on opening: its EXIF, unless the file has
+                # text or EXIF after its pixels (then it is decoded below, and the EXIF read after)
+                return ImageFacts(width, height, exif_orientation(img, Image.Image.getexif), False)
             if jpeg:  # read every byte, but decode at 1/8 scale: cheap
                 img.draft("RGB", (max(1, img.width // 8), max(1, img.height // 8)))
             img.load()  # a truncated or corrupt stream fails here, not when the PDF is written
@@ -520,10 +526,54 @@ def _check_image(path: Path, name: str, where: Location | None) -> ImageFacts:
         raise CardgenError(f"image '{name}' is not a readable PNG or JPEG image ({reason})", where) from None
 
 
-def exif_orientation(img) -> int:
-    """The EXIF orientation tag (1: as stored)."""
+#: PNG colour type -> samples per pixel
+_PNG_SAMPLES = {0: 1, 2: 3, 3: 1, 4: 2, 6: 4}
+
+
+def _png_pixels_whole(data: bytes, width: int, height: int) -> bool:
+    """Whether a PNG's pixels are whole, checked without decoding them: its compressed stream inflates
+    to its end, to at least the bytes its rows need, and each row names a filter PNG has (what a decode
+    would refuse; a ValueError says what is wrong). False for what is left to a full decode: an
+    interlaced PNG, or one with text or EXIF after its pixels. ``data`` passed ``Image.verify``, so its
+    chunks are whole and their CRCs right."""
+    pos, idat = 8, []
+    depth = color = interlace = 0
+    while pos + 8 <= len(data):
+        (length,), kind = struct.unpack(">I", data[pos:pos + 4]), data[pos + 4:pos + 8]
+        if kind == b"IHDR":
+            depth, color, interlace = data[pos + 16], data[pos + 17], data[pos + 20]
+        elif kind == b"IDAT":
+            idat.append(data[pos + 8:pos + 8 + length])
+        elif kind in _LATE_METADATA and idat:
+            return False
+        elif kind == b"IEND":
+            break
+        pos += 12 + length
+    if interlace or color not in _PNG_SAMPLES:
+        return False
+    stride = 1 + (width * _PNG_SAMPLES[color] * depth + 7) // 8
+    inflate = zlib.decompressobj()
     try:
-        return int(img.getexif().get(0x0112, 1) or 1)
+        rows = inflate.decompress(b"".join(idat))
+    except zlib.error:
+        raise ValueError("broken data stream when reading image file") from None
+    if not inflate.eof or len(rows) < stride * height:
+        raise ValueError("image file is truncated")
+    if height and max(rows[:stride * height:stride]) > 4:
+        raise ValueError("unrecognized data stream contents when reading image file")
+    return True
+
+
+#: PNG colour type -> samples per pixel
+_PNG_SAMPLES = {0: 1, 2: 3, 3: 1, 4: 2, 6: 4}
+#: chunks whose metadata Pillow reads only when it decodes the pixels before them
+_LATE_METADATA = (b"eXIf", b"tEXt", b"zTXt", b"iTXt")
+
+
+def exif_orientation(img, getexif=None) -> int:
+    """The EXIF orientation tag (1: as stored); ``getexif`` reads it another way than ``img.getexif``."""
+    try:
+        return int((getexif(img) if getexif else img.getexif()).get(0x0112, 1) or 1)
     except (ValueError, TypeError, OSError):
         return 1
 

@@ -152,19 +152,42 @@ def substitute(text: str, values: Mapping[str, Any]) -> str:
     """``text`` with each ``{field}`` replaced by its value ("" when the card has none)."""
     if "{" not in text and "}" not in text:
         return text
+    parts = _template(text)
+    if len(parts) == 2 and not parts[0]:  # the whole text is one field, as most layouts' are
+        return _field_text(values.get(parts[1], ""))
+    out = []
+    for i, part in enumerate(parts):
+        out.append(_field_text(values.get(part, "")) if i % 2 else part)
+    return "".join(out)
 
-    def one(match: re.Match) -> str:
-        name = match.group(1)
-        if name is None:
-            return match.group(0)[0]
-        value = values.get(name, "")
-        if isinstance(value, (list, tuple)):
-            return ", ".join(str(v) for v in value)
-        if isinstance(value, bool):
-            return "true" if value else "false"
-        return "" if value is None else str(value)
 
-    return _FIELD.sub(one, text)
+@lru_cache(maxsize=4096)
+def _template(text: str) -> tuple[str, ...]:
+    """``text`` cut once into literal text and the field names between: literal, name, literal, ...
+    (``{{`` and ``}}`` already turned into braces); every card of a deck shares its layout's texts."""
+    parts, literal, pos = [], [], 0
+    for match in _FIELD.finditer(text):
+        literal.append(text[pos:match.start()])
+        pos = match.end()
+        if match.group(1) is None:
+            literal.append(match.group(0)[0])
+        else:
+            parts += ["".join(literal), match.group(1)]
+            literal = []
+    literal.append(text[pos:])
+    if "".join(literal):
+        parts.append("".join(literal))
+    return tuple(parts)
+
+
+def _field_text(value: Any) -> str:
+    if isinstance(value, str):
+        return value
+    if isinstance(value, (list, tuple)):
+        return ", ".join(str(v) for v in value)
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return "" if value is None else str(value)
 
 
 def condition_on(condition: str, fields: Mapping[str, Any], options: Mapping[str, Any]) -> bool:

@@ -166,3 +166,80 @@ def test_a_shipped_file_with_a_mistake_is_reported_in_pyyaml_s_words(tmp_path):
     with pytest.raises(CardgenError) as plain:
         load_located(tmp_path / "bad.yaml")
     assert str(fast.value) == str(plain.value)
+
+
+def test_the_loader_checks_a_png_without_decoding_its_pixels(tmp_path, monkeypatch):
+    """A PNG's check inflates its stream and reads its rows' filters, but decodes no pixel: the PDF
+    writer's embedding is the one decode (it used to be decoded twice). A PNG with text after its
+    pixels, which Pillow reads only by decoding them, is still decoded by the check."""
+    from PIL import ImageFile
+
+    from cardgen import deck as deck_module
+
+    decoded: list[str] = []
+    real = ImageFile.ImageFile.load
+    monkeypatch.setattr(ImageFile.ImageFile, "load", lambda self: decoded.append(self.format) or real(self))
+    image = Image.new("RGB", (48, 36), (200, 40, 90))
+    ex = Image.Exif()
+    ex[0x0112] = 6
+    image.save(tmp_path / "plain.png", exif=ex)
+    data = (tmp_path / "plain.png").read_bytes()
+    text = b"Comment\0late"
+    late = struct.pack(">I", len(text)) + b"tEXt" + text + struct.pack(">I", zlib.crc32(b"tEXt" + text))
+    (tmp_path / "late.png").write_bytes(data[:-12] + late + data[-12:])
+    deck_module._GOOD_IMAGES.clear()
+    facts = deck_module.check_image(tmp_path / "plain.png", "plain.png", None)
+    assert decoded == []
+    assert (facts.width, facts.height, facts.turn, facts.jpeg) == (48, 36, 6, False)
+    assert deck_module.check_image(tmp_path / "late.png", "late.png", None).turn == 6
+    assert decoded == ["PNG"]
+    # an interlaced PNG (a pixel, Adam7): its rows are left to Pillow too
+    header = struct.pack(">IIBBBBB", 1, 1, 8, 2, 0, 0, 1)
+    (tmp_path / "interlaced.png").write_bytes(
+        b"\x89PNG\r\n\x1a\n" + b"".join(struct.pack(">I", len(body)) + kind + body
+                                       + struct.pack(">I", zlib.crc32(kind + body))
+                                       for kind, body in ((b"IHDR", header), (b"IDAT", zlib.compress(b"\0\1\2\3")),
+                                                          (b"IEND", b""))))
+    assert deck_module.check_image(tmp_path / "interlaced.png", "interlaced.png", None).width == 1
+    assert len(decoded) > 1 and set(decoded) == {"PNG"}
+
+
+def test_a_png_whose_rows_are_short_or_name_no_filter_is_refused(tmp_path):
+    import pytest
+
+    from cardgen import deck as deck_module
+    from cardgen.errors import CardgenError
+
+    def png(rows: bytes) -> bytes:
+        def chunk(kind: bytes, body: bytes) -> bytes:
+            return struct.pack(">I", len(body)) + kind + body + struct.pack(">I", zlib.crc32(kind + body))
+
+        header = struct.pack(">IIBBBBB", 10, 10, 8, 2, 0, 0, 0)
+        return (b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", header) + chunk(b"IDAT", zlib.compress(rows))
+                + chunk(b"IEND", b""))
+
+    for name, rows, reason in (("short.png", b"\0" * 100, "truncated"),
+                               ("filter.png", (b"\x07" + b"\0" * 30) * 10, "unrecognized data stream")):
+        (tmp_path / name).write_bytes(png(rows))
+        with pytest.raises(CardgenError, match=f"image '{name}' is not a readable PNG or JPEG image.*{reason}"):
+            deck_module.check_image(tmp_path / name, name, None)
+
+
+def test_a_layout_s_texts_are_cut_into_fields_once_per_text_not_once_per_card(tmp_path, monkeypatch):
+    from cardgen import layouts
+
+    layouts._template.cache_clear()
+    build_decks([str(_image_deck(tmp_path, 300))], tmp_path / "out", BuildSettings())
+    info = layouts._template.cache_info()
+    assert info.misses < 40, info  # the layouts' distinct texts, not one per card
+    assert info.hits > 300 * 4, info
+
+
+def test_a_raster_s_size_is_asked_once_per_build_not_once_per_face(tmp_path, monkeypatch):
+    from cardgen.render import layout
+
+    asked: list[str] = []
+    real = layout.raster_size
+    monkeypatch.setattr(layout, "raster_size", lambda path: asked.append(path.name) or real(path))
+    build_decks([str(_image_deck(tmp_path, 300))], tmp_path / "out", BuildSettings())
+    assert sorted(asked) == ["a0.png", "a1.png"]

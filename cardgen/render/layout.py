@@ -88,6 +88,10 @@ class Env:
                                                                *deck.icons.values()) if p is not None}
         self._boxes: dict[int, tuple[float, float, float, float]] = {}
         self._turns: dict[int, tuple | None] = {}
+        #: element -> its box pushed out into the bleed (``_box``), the same for every card
+        self.bleed_boxes: dict[int, tuple[float, float, float, float]] = {}
+        #: raster art file -> its upright size in pixels (``raster_size``)
+        self.raster_sizes: dict[Path, tuple[int, int]] = {}
 
     def chain_for(self, font: str | None) -> FontChain:
         return self.chain.starting_with(self.deck.fonts.get(font)) if font else self.chain
@@ -185,7 +189,7 @@ def _inline_art(ops: list[tuple], env: Env, result: Plan) -> list[tuple]:
     for op in ops:
         if op[0] == "icon" and op[1] in env.deck.icons:
             _, name, x, bottom, size, _color = op
-            out.extend(_art(env.deck.icons[name], x, bottom, size, size, "contain", result, f"icon '{name}'"))
+            out.extend(_art(env.deck.icons[name], x, bottom, size, size, "contain", result, f"icon '{name}'", env))
         else:
             out.append(op)
     return out
@@ -226,9 +230,16 @@ def _box(element: Element, env: Env) -> tuple[float, float, float, float]:
     A turned element's sides are judged where they land: its box is turned, pushed out and turned
     back, so the drawing turned by its matrix covers the bleed. A box turned by no quarter turn has
     no side along the trim and gets no bleed."""
-    x, y, w, h = env.box(element)
     if not element.bleed or not env.bleed:
-        return x, y, w, h
+        return env.box(element)
+    key = id(element)
+    if key not in env.bleed_boxes:
+        env.bleed_boxes[key] = _bleed_box(element, env)
+    return env.bleed_boxes[key]
+
+
+def _bleed_box(element: Element, env: Env) -> tuple[float, float, float, float]:
+    x, y, w, h = env.box(element)
     turn = env.turn(element)
     if turn is None:
         return _into_bleed((x, y, w, h), env)
@@ -283,7 +294,7 @@ def _icon(element: Element, values, env: Env, result: Plan) -> list[tuple]:
         return []
     x, y, w, h = _box(element, env)
     if name in env.deck.icons:
-        return _art(env.deck.icons[name], x, y, w, h, "contain", result, f"icon '{name}'")
+        return _art(env.deck.icons[name], x, y, w, h, "contain", result, f"icon '{name}'", env)
     if name not in ICONS:
         from ..yamlio import did_you_mean
 
@@ -300,7 +311,7 @@ def _image(element: Element, values, env: Env, result: Plan) -> list[tuple]:
         return []
     path = _resolve_art(name, env)
     x, y, w, h = _box(element, env)
-    return _art(path, x, y, w, h, element.attrs.get("fit", "contain"), result, f"image '{name}'")
+    return _art(path, x, y, w, h, element.attrs.get("fit", "contain"), result, f"image '{name}'", env)
 
 
 def _resolve_art(name: str, env: Env) -> Path:
@@ -328,12 +339,15 @@ def _find_art(name: str, env: Env) -> Path:
         raise _Bad(f"file: {exc.message}") from None
 
 
-def _art(path: Path, x: float, y: float, w: float, h: float, fit: str, result: Plan, what: str) -> list[tuple]:
+def _art(path: Path, x: float, y: float, w: float, h: float, fit: str, result: Plan, what: str,
+         env: Env) -> list[tuple]:
     if path.suffix.lower() == ".svg":
         sw, sh = svg_size(path)
         dx, dy, dw, dh = _fit_box(sw, sh, x, y, w, h, "contain" if fit == "cover" else fit)
         return [("svg", path, dx, dy, dw, dh)]
-    pw, ph = raster_size(path)
+    if path not in env.raster_sizes:  # asked once per build, not once per card naming the file
+        env.raster_sizes[path] = raster_size(path)
+    pw, ph = env.raster_sizes[path]
     dx, dy, dw, dh = _fit_box(pw, ph, x, y, w, h, fit)
     ppi = min(pw / (dw / 72.0), ph / (dh / 72.0)) if dw > 0 and dh > 0 else float("inf")
     if ppi < MIN_PPI:
