@@ -193,14 +193,21 @@ def _field_text(value: Any) -> str:
 def condition_on(condition: str, fields: Mapping[str, Any], options: Mapping[str, Any]) -> bool:
     """``NAME`` is on when the card's field NAME is not empty, else when rule option NAME is on;
     ``NAME=VALUE`` when it equals VALUE."""
-    name, sep, wanted = condition.partition("=")
-    name = name.strip()
+    name, wanted = _condition(condition)
     value = fields[name] if name in fields else options.get(name)
-    if sep:
-        return str(value).strip().lower() == wanted.strip().lower()
+    if wanted is not None:
+        return str(value).strip().lower() == wanted
     if isinstance(value, str):
         return value.strip().lower() not in ("", "0", "false", "no", "off")
     return bool(value)
+
+
+@lru_cache(maxsize=1024)
+def _condition(condition: str) -> tuple[str, str | None]:
+    """A condition's field name and the value it wants (lower case), None for "not empty": read once
+    per layout, not once per card."""
+    name, sep, wanted = condition.partition("=")
+    return name.strip(), wanted.strip().lower() if sep else None
 
 
 def condition_name(condition: str) -> str:

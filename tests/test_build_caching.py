@@ -243,3 +243,44 @@ def test_a_raster_s_size_is_asked_once_per_build_not_once_per_face(tmp_path, mon
     monkeypatch.setattr(layout, "raster_size", lambda path: asked.append(path.name) or real(path))
     build_decks([str(_image_deck(tmp_path, 300))], tmp_path / "out", BuildSettings())
     assert sorted(asked) == ["a0.png", "a1.png"]
+
+
+def test_a_layout_s_conditions_are_read_once_per_condition_and_backs_once_per_layout(tmp_path, monkeypatch):
+    from cardgen import layouts
+    from cardgen.render.faces import Faces
+
+    layouts._condition.cache_clear()
+    counted: list[str] = []
+    real = Faces._back_reads
+
+    def back_reads(self, layout):
+        if layout.name not in self._backs_read:
+            counted.append(layout.name)
+        return real(self, layout)
+
+    monkeypatch.setattr(Faces, "_back_reads", back_reads)
+    build_decks([str(_image_deck(tmp_path, 300))], tmp_path / "out", BuildSettings())
+    info = layouts._condition.cache_info()
+    assert info.misses < 20 and info.hits > 300, info
+    assert len(counted) == len(set(counted)) == 1  # the one back layout, worked out once
+
+
+def test_a_build_leaves_the_objects_older_than_it_to_the_collector_only_after_it(tmp_path, monkeypatch):
+    """The objects alive when a build begins are frozen while it runs (a full collection need not
+    walk every imported module again) and handed back when it ends, even when it fails."""
+    import gc
+
+    import pytest
+
+    from cardgen import build as build_module
+    from cardgen.errors import CardgenError
+
+    seen: list[int] = []
+    real = build_module._build_decks
+    monkeypatch.setattr(build_module, "_build_decks", lambda *a: seen.append(gc.get_freeze_count()) or real(*a))
+    build_decks([str(_image_deck(tmp_path, 20))], tmp_path / "out", BuildSettings())
+    assert seen[0] > 1000 and gc.get_freeze_count() == 0
+    (tmp_path / "bad.yaml").write_text("deck: bad\nname: B\ncards: 3\n", encoding="utf-8")
+    with pytest.raises(CardgenError):
+        build_decks([str(tmp_path / "bad.yaml")], tmp_path / "out2", BuildSettings())
+    assert gc.get_freeze_count() == 0

@@ -68,6 +68,7 @@ class Faces:
         self.problems: dict[str, list[tuple[str, str]]] = {}
         self.locations: dict[str, Any] = {}
         self.python_problems: dict[str, list[tuple[str, str]]] = {}
+        self._backs_read: dict[str, tuple[bool, bool]] = {}
         check_layouts(deck, self.env)
 
     def context(self, width: float, height: float) -> RenderContext:
@@ -121,8 +122,8 @@ class Faces:
         layout = self.back_layout_of(card)
         owned = card.owner >= 0 and bool(self.deck.players)
         tint = self.deck.back.tint_by_player and owned
-        own = layout.field_set - set(BACK_FIELDS) - set(PLAYER_FIELDS) - set(self.deck.options) - {"deck", "accent"}
-        whose = owned and (tint or bool(layout.field_set & set(PLAYER_FIELDS)))
+        own, players = self._back_reads(layout)
+        whose = owned and (tint or players)
         who = f"{card.id}@{card.owner}" if own else f"@{card.owner}" if whose else ""
         key = f"back:{layout.name}{':' + who if who else ''}"
         if key not in self.drawings:
@@ -137,6 +138,15 @@ class Faces:
                            "back_color": to_hex(color)})
             self._plan(key, layout, fields, card if own else None)
         return key
+
+    def _back_reads(self, layout: Layout) -> tuple[bool, bool]:
+        """Whether a back layout reads the card's own fields, and whether it reads its player's:
+        worked out once per layout, not once per card."""
+        if layout.name not in self._backs_read:
+            fields = layout.field_set
+            own = fields - set(BACK_FIELDS) - set(PLAYER_FIELDS) - set(self.deck.options) - {"deck", "accent"}
+            self._backs_read[layout.name] = bool(own), bool(fields & set(PLAYER_FIELDS))
+        return self._backs_read[layout.name]
 
     def _plan(self, key: str, layout: Layout, fields: dict[str, Any], card: Card | None) -> None:
         who = card.id if card is not None else "back"

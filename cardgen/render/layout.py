@@ -409,6 +409,8 @@ class _Text:
                                        self.element.attrs.get("max_lines"))
 
     def problems(self, layout: str) -> list[tuple[str, str]]:
+        if not self.missing and self.fitted.fits:
+            return []
         out = []
         label = f"'{self.element.name}'" if self.element.name else f"a {self.element.type} element"
         for char in self.missing:

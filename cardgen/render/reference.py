@@ -31,4 +31,6 @@ _PLACEHOLDER = re.compile(r"\{([A-Za-z_][A-Za-z0-9_]*)\}")
 
 def fill(words: str, options: dict) -> str:
     """Replace ``{option}`` by its value; any other brace is printed as written."""
+    if "{" not in words:  # most cards' title and text
+        return words
     return _PLACEHOLDER.sub(lambda m: str(options[m.group(1)]) if m.group(1) in options else m.group(0), words)

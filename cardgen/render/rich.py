@@ -52,6 +52,8 @@ class Run(NamedTuple):
 def parse(markup: str, icons: Container[str], parse_color: Callable[[str], RGB],
           bold: bool = False, italic: bool = False) -> list[Run]:
     """Runs of ``markup``; raises MarkupError naming what is wrong."""
+    if _TOKEN.search(markup) is None:  # plain words, as most cards' are
+        return [_new(Run, (markup, bold, italic, None, ""))] if markup else []
     runs: list[Run] = []
     open_tags: list[tuple[str, Any]] = []
     state: dict[str, Any] = {"b": bold, "i": italic, "color": None}
