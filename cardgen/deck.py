@@ -13,7 +13,7 @@ import io
 import re
 import struct
 import zlib
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
@@ -591,14 +591,23 @@ def check_field_name(name: str, where: Location | None) -> None:
 
 @dataclass(frozen=True)
 class Row:
-    """One spreadsheet row: its values by column, and where each cell is."""
+    """One spreadsheet row: its values by column, and where each cell is (worked out when asked:
+    a message names one cell, and a 2,000-row sheet has some 10,000)."""
 
     values: dict[str, str]
-    cells: dict[str, Location]
-    location: Location
+    line: int
+    #: column name -> its index
+    columns: dict[str, int]
+    #: (line, column index) -> that cell's location
+    cell: Callable[[int, int], Location]
+
+    @property
+    def location(self) -> Location:
+        return self.cell(self.line, 0)
 
     def at(self, column: str) -> Location:
-        return self.cells.get(column, self.location)
+        index = self.columns.get(column)
+        return self.location if index is None else self.cell(self.line, index)
 
 
 def read_csv_rows(name: str, folder: Path, where: Location) -> list[Row]:
@@ -705,6 +714,7 @@ def _rows(table: list[tuple[int, list[str]]], display: str, cell) -> list[Row]:
             raise CardgenError(f"column '{raw_header[c].strip()}' cannot be a field name: use lower-case letters, "
                                f"digits and _", cell(first_line, c)) from None
     rows = []
+    columns = {c: i for i, c in enumerate(header)}
     for line, record in table[1:]:
         if not any(v.strip() for v in record):
             continue
@@ -714,8 +724,7 @@ def _rows(table: list[tuple[int, list[str]]], display: str, cell) -> list[Row]:
         if len(record) < len(header) and display.lower().endswith(".csv"):
             raise CardgenError(f"row has {len(record)} fields, the header has {len(header)}", cell(line, 0))
         record = record + [""] * (len(header) - len(record))
-        rows.append(Row(dict(zip(header, record)), {c: cell(line, i) for i, c in enumerate(header)},
-                        cell(line, 0)))
+        rows.append(Row(dict(zip(header, record)), line, columns, cell))
     return rows
 
 

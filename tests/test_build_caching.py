@@ -284,3 +284,27 @@ def test_a_build_leaves_the_objects_older_than_it_to_the_collector_only_after_it
     with pytest.raises(CardgenError):
         build_decks([str(tmp_path / "bad.yaml")], tmp_path / "out2", BuildSettings())
     assert gc.get_freeze_count() == 0
+
+
+def test_a_spreadsheet_s_cells_are_located_when_a_message_names_one(tmp_path, monkeypatch):
+    """A 300-row CSV of 4 columns locates each row (the card's location) and the cell of its image
+    (the loader's check may name it), not all 1,200 cells and the rows (1,500 before); a bad cell is
+    still named by line and column."""
+    import pytest
+
+    from cardgen import deck as deck_module
+    from cardgen.errors import CardgenError, Location
+
+    made = [0]
+
+    def location(*args, **kwargs):
+        made[0] += 1
+        return Location(*args, **kwargs)
+
+    monkeypatch.setattr(deck_module, "Location", location)
+    deck_module.load_deck(_image_deck(tmp_path, 300))
+    assert made[0] <= 2 * 300 + 20, made[0]
+    (tmp_path / "cards.csv").write_text("id,title,copies\na,A,1\nb,B,many\n", encoding="utf-8")
+    with pytest.raises(CardgenError) as info:
+        deck_module.load_deck(tmp_path / "d.yaml")
+    assert str(info.value.location).endswith("cards.csv:3:3")  # line 3, the third column
