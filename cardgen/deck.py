@@ -526,10 +526,6 @@ def _check_image(path: Path, name: str, where: Location | None) -> ImageFacts:
         raise CardgenError(f"image '{name}' is not a readable PNG or JPEG image ({reason})", where) from None
 
 
-#: PNG colour type -> samples per pixel
-_PNG_SAMPLES = {0: 1, 2: 3, 3: 1, 4: 2, 6: 4}
-
-
 def _png_pixels_whole(data: bytes, width: int, height: int) -> bool:
     """Whether a PNG's pixels are whole, checked without decoding them: its compressed stream inflates
     to its end, to at least the bytes its rows need, and each row names a filter PNG has (what a decode
@@ -552,12 +548,19 @@ def _png_pixels_whole(data: bytes, width: int, height: int) -> bool:
     if interlace or color not in _PNG_SAMPLES:
         return False
     stride = 1 + (width * _PNG_SAMPLES[color] * depth + 7) // 8
+    needed = stride * height
     inflate = zlib.decompressobj()
     try:
-        rows = inflate.decompress(b"".join(idat))
+        # never more than the rows need (a stream may inflate a thousandfold): what is left over is
+        # left to a full decode, which reads only the rows too
+        rows = inflate.decompress(b"".join(idat), needed)
+        if not inflate.eof and (inflate.unconsumed_tail or len(rows) == needed):
+            tail = inflate.decompress(inflate.unconsumed_tail, 1)
+            if not inflate.eof or tail:
+                return False
     except zlib.error:
         raise ValueError("broken data stream when reading image file") from None
-    if not inflate.eof or len(rows) < stride * height:
+    if not inflate.eof or len(rows) < needed:
         raise ValueError("image file is truncated")
     if height and max(rows[:stride * height:stride]) > 4:
         raise ValueError("unrecognized data stream contents when reading image file")

@@ -225,6 +225,28 @@ def test_a_png_whose_rows_are_short_or_name_no_filter_is_refused(tmp_path):
             deck_module.check_image(tmp_path / name, name, None)
 
 
+def test_the_png_check_inflates_no_more_than_the_rows_need():
+    """A 10 x 10 PNG whose stream inflates to 64 MB after its rows (a few kB on disk) is left to the
+    full decode, which reads the rows only: the check itself never holds more than the rows."""
+    import tracemalloc
+
+    from cardgen.deck import _png_pixels_whole
+
+    def chunk(kind: bytes, body: bytes) -> bytes:
+        return struct.pack(">I", len(body)) + kind + body + struct.pack(">I", zlib.crc32(kind + body))
+
+    rows = b"".join(b"\0" + bytes(range(30)) for _ in range(10))
+    header = struct.pack(">IIBBBBB", 10, 10, 8, 2, 0, 0, 0)
+    for extra, whole in ((0, True), (64 << 20, False)):
+        data = (b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", header)
+                + chunk(b"IDAT", zlib.compress(rows + b"\0" * extra, 9)) + chunk(b"IEND", b""))
+        tracemalloc.start()
+        assert _png_pixels_whole(data, 10, 10) is whole
+        peak = tracemalloc.get_traced_memory()[1]
+        tracemalloc.stop()
+        assert peak < len(data) + (1 << 20), peak
+
+
 def test_a_layout_s_texts_are_cut_into_fields_once_per_text_not_once_per_card(tmp_path, monkeypatch):
     from cardgen import layouts
 
