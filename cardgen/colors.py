@@ -1,6 +1,7 @@
 """Colours as the user writes them: CSS names or #hex."""
 from __future__ import annotations
 
+import difflib
 import re
 from functools import lru_cache
 
@@ -10,6 +11,9 @@ from PIL import ImageColor
 RGB = tuple[float, float, float]
 
 GRAY: RGB = (0.62, 0.62, 0.62)
+
+#: what a layout element's ``fill``, ``stroke`` or ``color`` says to paint nothing
+NO_COLOR = "none"
 
 
 def parse_color(text: str) -> RGB:
@@ -23,8 +27,10 @@ def parse_color(text: str) -> RGB:
     try:
         channels = ImageColor.getrgb(text.strip())
     except ValueError:
+        close = difflib.get_close_matches(text.strip().lower(), list(ImageColor.colormap), n=1)
+        hint = f" (did you mean '{close[0]}'?)" if close else ""
         raise ValueError(
-            f"unknown colour {text!r}: use a CSS name (red, teal, ...) or #rrggbb"
+            f"unknown colour {text!r}{hint}: use a CSS name (red, teal, ...) or #rrggbb"
         ) from None
     if len(channels) == 4:
         raise ValueError(f"colour {text!r} has an alpha channel; cards print opaque colours, so give it "

@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from functools import cached_property, lru_cache
 from typing import Any
 
-from .colors import parse_color_expr
+from .colors import NO_COLOR, parse_color_expr
 from .errors import CardgenError, Location
 from .numbers import UNSIGNED
 from .resources import bundled
@@ -485,7 +485,8 @@ class _Reader:
             return
         try:
             if key in COLOR_KEYS:
-                parse_color_expr(str(value))
+                if str(value).strip().lower() != NO_COLOR:
+                    parse_color_expr(str(value))
             elif key in LENGTH_KEYS:
                 span = parse_span(value)
                 if span.percent or span.points < 0:

@@ -799,3 +799,60 @@ def test_backs_per_kind_know_the_kinds_the_decks_game_makes(tmp_path):
     # ... a deck with no game has no status cards to give one
     with pytest.raises(CardgenError, match=r"neither a card kind .*generic.*playing.* nor a layout"):
         load_resolved(deck_file(tmp_path, body.replace("game: clusterfuck", "game: none")))
+
+
+# --- colours that paint nothing -----------------------------------------------------
+
+NONE_DECK = """\
+layouts:
+  hollow:
+    elements:
+      - {name: frame, type: rect, x: 3mm, y: 3mm, width: 20mm, height: 20mm, fill: none, stroke: "#0000ff",
+         stroke_width: 2pt}
+      - {name: panel, type: rect, x: 3mm, y: 30mm, width: 20mm, height: 20mm, fill: "#ff0000", stroke: none}
+      - {name: ghost, type: ellipse, x: 30mm, y: 3mm, width: 10mm, height: 10mm, fill: none, stroke: none}
+cards:
+  - {id: a, layout: hollow}
+"""
+
+
+def test_fill_none_and_stroke_none_leave_that_part_unpainted(tmp_path, cli):
+    path = deck_file(tmp_path, NONE_DECK)
+    assert cli("validate", path).exit_code == 0
+    rects = [op for op in ops_of(path, "a") if op[0] in ("rect", "ellipse")]
+    # the frame has an outline and no fill, the panel a fill and no outline, the ghost draws nothing at all
+    assert [(op[5], op[6]) for op in rects] == [(None, (0.0, 0.0, 1.0)), ((1.0, 0.0, 0.0), None)]
+    # and on the page: inside the hollow frame is the white card, its outline blue, the panel red
+    out = tmp_path / "out"
+    result = cli("build", path, "--out", out, "--sheet", "letter-10up")
+    assert result.exit_code == 0, result.output
+    page = pdfium.PdfDocument(next(out.glob("*.pdf")))[0]
+    scale = 2.0
+    image = page.render(scale=scale).to_pil().convert("RGB")
+    frame = rects[0]
+    x0, y0 = _card_origin()
+    cx, cy = x0 + frame[1] + frame[3] / 2, y0 + frame[2] + frame[4] / 2
+    height = page.get_height()
+    centre = image.getpixel((round(cx * scale), round((height - cy) * scale)))
+    edge = image.getpixel((round((x0 + frame[1]) * scale), round((height - cy) * scale)))
+    panel = rects[1]
+    inside = image.getpixel((round((x0 + panel[1] + panel[3] / 2) * scale),
+                             round((height - (y0 + panel[2] + panel[4] / 2)) * scale)))
+    assert min(centre) > 240, centre
+    assert edge[2] > 200 and edge[0] < 80, edge
+    assert inside[0] > 200 and inside[2] < 80, inside
+
+
+def _card_origin() -> tuple[float, float]:
+    """Where the first card of letter-10up sits on the page (its lower-left corner)."""
+    slot = LETTER.slots()[0]
+    return slot.x, slot.y
+
+
+@pytest.mark.parametrize("value, words", [("reed", "unknown colour 'reed' (did you mean 'red'?)"),
+                                          ("nnone", "unknown colour 'nnone'")])
+def test_a_colour_typo_is_still_refused_with_a_suggestion(tmp_path, cli, value, words):
+    path = deck_file(tmp_path, f"layouts:\n  a:\n    elements:\n      - {{name: x, type: rect, fill: {value}}}\n"
+                               "cards:\n  - {id: z, layout: a}\n")
+    result = cli("validate", path)
+    assert result.exit_code == 2 and words in result.output, result.output

@@ -35,7 +35,7 @@ from typing import Any
 from reportlab.lib.rl_accel import fp_str
 from reportlab.pdfbase import pdfmetrics
 
-from ..colors import ink_on, mix, parse_color_expr, to_hex
+from ..colors import NO_COLOR, ink_on, mix, parse_color_expr, to_hex
 from ..errors import CardgenError, Location
 from ..layouts import (
     DEFAULT_MIN_SIZE,
@@ -206,7 +206,7 @@ def _color(element: Element, key: str, values: Mapping[str, Any], default: RGB |
     if raw is None:
         return default
     text = substitute(str(raw), values).strip()
-    if not text or text.lower() == "none":
+    if not text or text.lower() == NO_COLOR:
         return None
     try:
         return _parse_color(text)
