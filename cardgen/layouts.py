@@ -78,28 +78,29 @@ FULL = Span(0.0, 100.0)
 
 
 def parse_span(value: Any) -> Span:
-    """``0``, ``"3mm"``, ``"50%"``, ``"100% - 6mm"``: ValueError for anything else."""
+    """``0``, ``"3mm"``, ``"50%"``, ``"100% - 6mm"``: ValueError for anything else, saying what is wrong
+    with it (the caller names the key and what it takes)."""
     if isinstance(value, bool):
-        raise ValueError(f"expected a length such as 3mm, 50% or 100% - 6mm, got {value!r}")
+        raise ValueError(f"got {value!r}")
     if isinstance(value, (int, float)):
         if value != 0:
-            raise ValueError(f"length {value!r} needs a unit (mm, in, cm, pt or %)")
+            raise ValueError(f"{value!r} needs a unit")
         return Span()
     text = str(value).strip()
     if not text:
-        raise ValueError("expected a length such as 3mm, 50% or 100% - 6mm, got nothing")
+        raise ValueError("got nothing")
     points = percent = 0.0
     pos = 0
     first = True
     while pos < len(text):
         match = _TERM.match(text, pos)
         if not match or match.end() == pos or (not first and not match.group(1)):
-            raise ValueError(f"expected a length such as 3mm, 50% or 100% - 6mm, got {text!r}")
+            raise ValueError(f"got {text!r}")
         sign = -1.0 if match.group(1) == "-" else 1.0
         number, unit = float(match.group(2)), match.group(3)
         if unit is None:
             if number != 0:
-                raise ValueError(f"length {text!r}: {match.group(2)} needs a unit (mm, in, cm, pt or %)")
+                raise ValueError(f"{match.group(2)} in {text!r} needs a unit")
             unit = "pt"
         if unit == "%":
             percent += sign * number
@@ -110,15 +111,29 @@ def parse_span(value: Any) -> Span:
     return Span(points, percent)
 
 
+#: what each measured key of an element takes, for its error message
+TAKES_BOX = "a length with a unit: mm, in, cm, pt or % (such as 3mm, 50% or 100% - 6mm)"
+TAKES_STROKE = "a length such as 0.5mm or 1pt"
+TAKES_SIZE = "points, a number such as 8 or 8pt (or a length such as 3mm)"
+
+
 def parse_size(value: Any) -> float:
     """A text size: a number of points, or a length such as ``9pt`` or ``3mm``."""
-    if isinstance(value, (int, float)) and not isinstance(value, bool):
+    if isinstance(value, bool):
+        raise ValueError(f"takes {TAKES_SIZE}, got {value!r}")
+    if isinstance(value, (int, float)):
         number = float(value)
     else:
-        span = parse_span(value)
-        if span.percent:
-            raise ValueError(f"a text size cannot be a percentage, got {value!r}")
-        number = span.points
+        try:
+            number = float(str(value))
+        except ValueError:
+            try:
+                span = parse_span(value)
+            except ValueError:
+                raise ValueError(f"takes {TAKES_SIZE}, got {value!r}") from None
+            if span.percent:
+                raise ValueError(f"takes {TAKES_SIZE}, not a percentage, got {value!r}") from None
+            number = span.points
     if not 1.0 <= number <= 400.0:
         raise ValueError(f"a text size must be from 1 to 400 pt, got {value!r}")
     return number
@@ -444,7 +459,7 @@ class _Reader:
             try:
                 return parse_span(data[key])
             except ValueError as exc:
-                raise CardgenError(f"{key}: {exc}", where.get(key, loc)) from None
+                raise CardgenError(f"{key} takes {TAKES_BOX}; {exc}", where.get(key, loc)) from None
 
         attrs = {k: v for k, v in data.items() if k not in COMMON_KEYS}
         for key, value in attrs.items():
@@ -488,10 +503,14 @@ class _Reader:
                 if str(value).strip().lower() != NO_COLOR:
                     parse_color_expr(str(value))
             elif key in LENGTH_KEYS:
-                span = parse_span(value)
+                try:
+                    span = parse_span(value)
+                except ValueError:
+                    span = Span(-1.0)
                 if span.percent or span.points < 0:
-                    raise ValueError(f"expected a length such as 0.5mm or 1pt, got {value!r}")
+                    raise ValueError(f"takes {TAKES_STROKE}, got {value!r}")
             elif key in SIZE_KEYS:
                 parse_size(value)
         except ValueError as exc:
-            raise CardgenError(f"{key}: {exc}", where) from None
+            joiner = " " if str(exc).startswith("takes ") else ": "
+            raise CardgenError(f"{key}{joiner}{exc}", where) from None

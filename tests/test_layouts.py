@@ -12,7 +12,7 @@ from PIL import Image
 from cardgen.build import build_decks
 from cardgen.deck import load_deck
 from cardgen.errors import CardgenError
-from cardgen.layouts import Span, parse_span
+from cardgen.layouts import Span, parse_size, parse_span
 from cardgen.prepare import BuildSettings, deck_faces, prepare
 from cardgen.render import rich
 from cardgen.render.fonts import FontChain
@@ -856,3 +856,24 @@ def test_a_colour_typo_is_still_refused_with_a_suggestion(tmp_path, cli, value, 
                                "cards:\n  - {id: z, layout: a}\n")
     result = cli("validate", path)
     assert result.exit_code == 2 and words in result.output, result.output
+
+
+@pytest.mark.parametrize("attrs, words", [
+    ("type: text, text: hi, size: 8x",
+     "size takes points, a number such as 8 or 8pt (or a length such as 3mm), got '8x'"),
+    ("type: text, text: hi, min_size: big", "min_size takes points, a number such as 8 or 8pt"),
+    ("type: rect, fill: red, width: 50", "width takes a length with a unit: mm, in, cm, pt or %"),
+    ("type: rect, fill: red, x: 3mx", "x takes a length with a unit: mm, in, cm, pt or %"),
+    ("type: rect, fill: red, radius: 2", "radius takes a length such as 0.5mm or 1pt, got 2"),
+])
+def test_a_measure_mistake_names_what_the_key_takes(tmp_path, cli, attrs, words):
+    path = deck_file(tmp_path, f"layouts:\n  a:\n    elements:\n      - {{name: e, {attrs}}}\n"
+                               "cards:\n  - {id: z, layout: a}\n")
+    result = cli("validate", path)
+    line = result.output.strip()
+    assert result.exit_code == 2 and "\n" not in line and words in line, line
+
+
+@pytest.mark.parametrize("value, points", [(8, 8.0), ("8", 8.0), ("9pt", 9.0), ("3mm", mm(3))])
+def test_a_text_size_is_points_or_a_length(value, points):
+    assert parse_size(value) == pytest.approx(points)
