@@ -15,7 +15,7 @@ from pathlib import Path
 
 from .errors import CardgenError
 from .export import FORMATS, DeckJob, Export, Output
-from .findings import Finding
+from .findings import Finding, strictly
 from .model import Deck
 from .prepare import BuildSettings, deck_faces, deck_template, plan_outputs, prepare_decks
 from .render.faces import Faces
@@ -81,6 +81,8 @@ def _build_decks(names: Sequence[str], out_dir: Path, settings: BuildSettings) -
         warnings: list[Finding] = []
         if settings.validate:
             findings = structural_findings(deck, template, faces)
+            if settings.strict:
+                findings = strictly(findings)
             errors = [f for f in findings if f.severity == "error"]
             if errors:
                 raise DeckUnplayable(deck, errors)

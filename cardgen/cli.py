@@ -193,6 +193,12 @@ def _deck_options(func):
     return func
 
 
+def _strict_option(func):
+    return click.option("--strict", is_flag=True,
+                        help="Make every warning an error (a print shop's build): low-resolution art, "
+                             "for one, then stops the deck, and nothing is written.")(func)
+
+
 def _json_option(what: str):
     return click.option("--json", "as_json", is_flag=True, help=f"Print the {what} as JSON.")
 
@@ -254,6 +260,7 @@ def _build_options(func):
                      help="All fronts pages first, then all backs pages, for printers without duplex: print "
                           "the fronts, turn the stack over as your --duplex flip says, and print the backs."),
         click.option("--no-validate", is_flag=True, help="Print even a deck that fails the structural checks."),
+        _strict_option,
     )):
         func = option(func)
     return func
@@ -461,6 +468,7 @@ def new(name, parent):
 @_deck_options
 @click.option("--games", default=20, show_default=True, type=click.IntRange(0, 10000),
               help="Seeded playtest games per deck (0: structural checks only).")
+@_strict_option
 @_json_option("findings")
 def validate(decks, games, as_json, **shared):
     """Check that DECKs can be played, as `build` with the same options prints them.

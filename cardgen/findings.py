@@ -1,7 +1,8 @@
 """What the validator reports: one located finding per problem."""
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Iterable
+from dataclasses import dataclass, replace
 
 from .errors import Location
 
@@ -24,3 +25,8 @@ class Finding:
         where = str(self.location) if self.location else self.deck
         card = f"card '{self.card}': " if self.card else ""
         return f"{where}: {self.severity}: {card}{self.message}"
+
+
+def strictly(findings: Iterable[Finding]) -> list[Finding]:
+    """The findings with every warning made an error, as ``--strict`` asks."""
+    return [replace(f, severity="error") for f in findings]

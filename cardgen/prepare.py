@@ -62,6 +62,8 @@ class BuildSettings:
     options: dict[str, Any] = field(default_factory=dict)
     #: run the structural checks first and refuse an unplayable deck
     validate: bool = True
+    #: every warning of the checks is an error (a print shop's build: nothing prints that is not right)
+    strict: bool = False
     #: all fronts pages first, then all backs pages
     backs_at_end: bool = False
     #: "full" backs, or "light": outline art on white (the built-in back only)

@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from .findings import Finding
+from .findings import Finding, strictly
 from .games import game_info
 from .model import Deck
 from .prepare import BuildSettings, deck_faces, deck_template, plan_outputs, prepare_decks
@@ -57,14 +57,17 @@ class DeckReport:
 def validate_decks(names: Sequence[str], settings: BuildSettings,
                    playtest_games: int = PLAYTEST_GAMES) -> list[DeckReport]:
     """Validate the named decks (none: every bundled deck) exactly as ``build`` would print them."""
-    return [validate_deck(deck, deck_template(deck, settings), playtest_games)
+    return [validate_deck(deck, deck_template(deck, settings), playtest_games, strict=settings.strict)
             for deck in prepare_decks(names, settings)]
 
 
-def validate_deck(deck: Deck, template: SheetTemplate, playtest_games: int = PLAYTEST_GAMES) -> DeckReport:
-    """Structural checks, then (when those pass) a short seeded playtest."""
+def validate_deck(deck: Deck, template: SheetTemplate, playtest_games: int = PLAYTEST_GAMES,
+                  strict: bool = False) -> DeckReport:
+    """Structural checks, then (when those pass) a short seeded playtest; ``strict``: every warning of
+    the checks is an error."""
     printed = sum(output.count for output in plan_outputs(deck, Path()))
-    report = DeckReport(deck.id, str(deck.path), printed, structural_findings(deck, template))
+    findings = structural_findings(deck, template)
+    report = DeckReport(deck.id, str(deck.path), printed, strictly(findings) if strict else findings)
     info = game_info(deck.game)
     if report.playable and info is not None and playtest_games > 0:
         report.playtest, findings = _short_playtest(deck, info, playtest_games)

@@ -685,7 +685,7 @@ def test_an_svg_that_does_not_parse_is_refused_at_its_line(tmp_path, cli):
     assert result.exit_code == 2 and "d.yaml:4:" in result.output and "SVG 'bad.svg'" in result.output
 
 
-@pytest.mark.parametrize("pixels, verdict", [(100, "error"), (400, "warning"), (1200, None)])
+@pytest.mark.parametrize("pixels, verdict", [(100, "warning"), (400, "warning"), (1200, None)])
 def test_raster_art_is_checked_for_its_printed_resolution(tmp_path, cli, pixels, verdict):
     Image.new("RGB", (pixels, pixels), (200, 30, 30)).save(tmp_path / "art.png")
     path = deck_file(tmp_path, "cards:\n  - {id: a, title: A, image: art.png}\n")
@@ -695,6 +695,46 @@ def test_raster_art_is_checked_for_its_printed_resolution(tmp_path, cli, pixels,
     if verdict:
         assert "ppi" in findings[0]["message"] and findings[0]["card"] == "a"
     assert cli("build", path, "--out", tmp_path / "out", "--no-validate").exit_code == 0
+    assert cli("build", path, "--out", tmp_path / "out2").exit_code == 0  # a warning does not stop the build
+
+
+HEROES = ["jason", "heracles", "orpheus", "castor", "pollux", "atalanta", "peleus", "theseus", "meleager",
+          "argus", "tiphys", "lynceus", "zetes", "calais"]
+
+
+def low_res_deck(tmp_path):
+    (tmp_path / "art").mkdir()
+    Image.new("RGB", (100, 100), (200, 30, 30)).save(tmp_path / "art" / "hero.png")
+    return deck_file(tmp_path, "cards:\n" + "".join(f"  - {{id: {n}, title: {n.title()}, image: art/hero.png}}\n"
+                                                    for n in HEROES))
+
+
+def test_low_resolution_art_is_one_warning_naming_its_cards_and_the_deck_builds(tmp_path, cli):
+    path = low_res_deck(tmp_path)
+    out = tmp_path / "out"
+    result = cli("build", path, "--out", out)
+    assert result.exit_code == 0, result.output
+    lines = [line for line in result.output.splitlines() if "ppi" in line]
+    assert len(lines) == 1, result.output
+    line = lines[0]
+    assert ": warning: " in line and "hero.png' is 74 ppi at its printed size" in line and "needs 150" in line
+    assert "cards jason, heracles, orpheus" in line and line.endswith(", ... (14)"), line
+    assert (out / "d.pdf").exists()
+    validated = cli("validate", path, "--games", "0")
+    assert validated.exit_code == 0 and validated.output.count("ppi") == 1, validated.output
+
+
+def test_strict_makes_every_warning_an_error_and_writes_nothing(tmp_path, cli):
+    path = low_res_deck(tmp_path)
+    out = tmp_path / "out"
+    result = cli("build", path, "--out", out, "--strict")
+    assert result.exit_code == 1, result.output  # as every deck that fails its checks
+    assert "error: image" in result.output and "(14)" in result.output
+    assert not out.exists() or not any(out.iterdir())
+    validated = cli("validate", path, "--games", "0", "--strict", "--json")
+    report = __import__("json").loads(validated.output)[0]
+    assert validated.exit_code == 1 and not report["playable"]
+    assert [f["severity"] for f in report["findings"]] == ["error"]
 
 
 def test_an_image_used_by_many_cards_is_embedded_once(tmp_path):

@@ -13,15 +13,17 @@ from pathlib import Path
 from typing import Any
 
 from ..colors import to_hex
-from ..errors import CardgenError
+from ..errors import CardgenError, Location
 from ..findings import Finding
 from ..layouts import Layout
 from ..model import Card, Deck
 from ..units import mm
 from . import KIND_RENDERERS, RenderContext, text
-from .layout import BUILTIN_FIELDS, Env, Plan, art_files, card_fields, draw, plan, player_fields
+from .layout import ART_WARNING, BUILTIN_FIELDS, Env, Plan, art_files, card_fields, draw, plan, player_fields
 
 DEFAULT_SAFE = mm(3)
+#: how many cards a warning about shared art names before it says "..."
+NAMED_CARDS = 8
 DEFAULT_BACK_COLOR = (0.16, 0.18, 0.24)
 #: what a back layout knows of the deck's back, besides the card's own fields
 BACK_FIELDS = ("back_title", "back_subtitle", "back_icon", "back_image", "back_art", "back_color")
@@ -171,12 +173,16 @@ class Faces:
         out: list[Finding] = []
         deck_file = str(self.deck.path)
         seen: set[tuple[str, str]] = set()
+        art: dict[str, dict[str, Location | None]] = {}  # message -> the cards it is about, in order
         for key, problems in self.problems.items():
             who, where = self.locations[key]
             for severity, message in problems:
-                if (who, message) not in seen:
+                if severity == ART_WARNING:
+                    art.setdefault(message, {}).setdefault(who, where)
+                elif (who, message) not in seen:
                     seen.add((who, message))
                     out.append(Finding(deck_file, message, who, where, severity))
+        out.extend(_art_finding(deck_file, message, cards) for message, cards in art.items())
         if python:
             out.extend(self._python_findings(python))
         return out
@@ -241,3 +247,13 @@ def _check_inside(layout: Layout, element, label: str, env: Env) -> None:
         raise CardgenError(f"{label} of layout '{layout.name}' reaches {over / 72 * 25.4:.1f} mm outside the "
                            f"card ({size} on this sheet); keep x + width and y + height within 100%",
                            element.location)
+
+
+def _art_finding(deck_file: str, message: str, cards: dict[str, Location | None]) -> Finding:
+    """One warning for art that several cards print alike: the first card's line, every card named."""
+    (first, where), *rest = cards.items()
+    if not rest:
+        return Finding(deck_file, message, first, where, "warning")
+    names = list(cards)
+    shown = ", ".join(names[:NAMED_CARDS]) + (", ..." if len(names) > NAMED_CARDS else "")
+    return Finding(deck_file, f"{message}: cards {shown} ({len(names)})", "", where, "warning")

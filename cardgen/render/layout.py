@@ -56,9 +56,13 @@ from .images import draw_glyph
 from .svg import check_svg, svg_size
 
 WHITE: RGB = (1.0, 1.0, 1.0)
-#: printed resolution of raster art: below WARN_PPI a warning, below MIN_PPI an error
+#: printed resolution of raster art: below WARN_PPI a note that it could be sharper, below MIN_PPI a
+#: warning that it prints soft (an error only under ``--strict``)
 WARN_PPI = 300
 MIN_PPI = 150
+#: the severity of a problem with art that every card printing the file shares: the findings give one
+#: warning per file and size, naming its cards, not one per card
+ART_WARNING = "art-warning"
 _WHOLE_FIELD = re.compile(r"^\{([A-Za-z_][A-Za-z0-9_]*)\}$")
 _EPS = 0.01
 
@@ -351,11 +355,11 @@ def _art(path: Path, x: float, y: float, w: float, h: float, fit: str, result: P
     dx, dy, dw, dh = _fit_box(pw, ph, x, y, w, h, fit)
     ppi = min(pw / (dw / 72.0), ph / (dh / 72.0)) if dw > 0 and dh > 0 else float("inf")
     if ppi < MIN_PPI:
-        result.problems.append(("error", (f"{what} prints at {ppi:.0f} ppi ({pw} x {ph} px in "
-                                         f"{dw / 72 * 25.4:.0f} x {dh / 72 * 25.4:.0f} mm); at least "
-                                         f"{MIN_PPI} ppi are needed, {WARN_PPI} look sharp")))
+        soft = (f"{what} is {ppi:.0f} ppi at its printed size ({pw} x {ph} px in {dw / 72 * 25.4:.0f} x "
+                f"{dh / 72 * 25.4:.0f} mm; needs {MIN_PPI}, {WARN_PPI} look sharp)")
+        result.problems.append((ART_WARNING, soft))
     elif ppi < WARN_PPI:
-        result.problems.append(("warning", f"{what} prints at {ppi:.0f} ppi; {WARN_PPI} ppi look sharp"))
+        result.problems.append((ART_WARNING, f"{what} prints at {ppi:.0f} ppi; {WARN_PPI} ppi look sharp"))
     clip = (x, y, w, h) if fit == "cover" else None
     return [("image", path, dx, dy, dw, dh, clip)]
 
