@@ -195,8 +195,8 @@ def _deck_options(func):
 
 def _strict_option(func):
     return click.option("--strict", is_flag=True,
-                        help="Make every warning an error (a print shop's build): low-resolution art, "
-                             "for one, then stops the deck, and nothing is written.")(func)
+                        help="Make every warning an error, for a print shop's build: low-resolution art, "
+                             "say, then makes the deck unplayable (exit 1) and build writes nothing.")(func)
 
 
 def _json_option(what: str):
