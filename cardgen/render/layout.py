@@ -315,7 +315,21 @@ def _image(element: Element, values, env: Env, result: Plan) -> list[tuple]:
         return []
     path = _resolve_art(name, env)
     x, y, w, h = _box(element, env)
-    return _art(path, x, y, w, h, element.attrs.get("fit", "contain"), result, f"image '{name}'", env)
+    return _art(path, x, y, w, h, element.attrs.get("fit", "contain"), result, f"image '{_shown(path, env)}'", env)
+
+
+def _shown(path: Path, env: Env) -> str:
+    """The art file as the designer knows it: beside the deck, its path from there; else its whole path."""
+    return _relative(path, env.deck.path.parent)
+
+
+@lru_cache(maxsize=1024)
+def _relative(path: Path, folder: Path) -> str:
+    """``path`` from ``folder`` when it lies inside it, else whole (worked out once per file)."""
+    try:
+        return path.resolve().relative_to(folder.resolve()).as_posix()
+    except ValueError:
+        return str(path)
 
 
 def _resolve_art(name: str, env: Env) -> Path:
