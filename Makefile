@@ -4,14 +4,18 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: build test check bench fuzz wheel-check clean
+.PHONY: build test check system-packages bench fuzz wheel-check clean
 
 build: $(STAMP)
 	$(BIN)/cardgen build --out output
 
 # the quality bar first (ruff and mypy, configured in pyproject.toml), then the suite
-test: check
+test: check system-packages
 	$(BIN)/python -m pytest
+
+# Debian packages the tests need (fonts for every script, fontconfig, pdffonts), installed if missing
+system-packages:
+	bash tools/system_packages.sh
 
 check: $(STAMP)
 	$(BIN)/ruff check

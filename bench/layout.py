@@ -2,6 +2,8 @@
 
     .venv/bin/python bench/layout.py                # every case
     .venv/bin/python bench/layout.py --cards 20000  # a bigger CSV deck
+    git worktree add /tmp/before HEAD~1             # then, in the same run, before and after:
+    .venv/bin/python bench/layout.py --against /tmp/before
 
 Cases, each in a fresh process so its peak memory (ru_maxrss) is its own,
 timed as CPU seconds of the build after imports (the fastest of --repeat
@@ -16,6 +18,10 @@ runs, since the machine is shared):
                  short-text
   shared-images  N cards over 10 image files            target: each image
                  embedded once, bytes and time not growing with N
+
+With ``--against CHECKOUT`` every case is run with that checkout's cardgen
+too, its runs interleaved with this one's, and the ratios printed
+(this / that): the same machine, the same minute.
 """
 from __future__ import annotations
 
@@ -50,11 +56,17 @@ def main() -> None:
     parser.add_argument("--cards", type=int, default=10_000, help="faces in the csv-distinct case")
     parser.add_argument("--repeat", type=int, default=3,
                         help="runs of each case; the fastest is reported (the machine is shared)")
+    parser.add_argument("--against", type=Path, metavar="CHECKOUT",
+                        help="another checkout of cardgen (say, before a change) to run every case with too")
     parser.add_argument("--case", help=argparse.SUPPRESS)
     parser.add_argument("--n", type=int, help=argparse.SUPPRESS)
+    parser.add_argument("--root", type=Path, default=ROOT, help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.case:
-        print(json.dumps(run_case(args.case, args.n)))
+        print(json.dumps(run_case(args.case, args.n, args.root)))
+        return
+    if args.against:
+        compare(args)
         return
     cases = [("csv-distinct", args.cards), ("short-text", 2000), ("long-text", 2000),
              ("shared-images", 200), ("shared-images", 2000)]
@@ -80,8 +92,27 @@ def main() -> None:
         print(f"\nlong-text / short-text CPU: {long_['cpu'] / short['cpu']:.2f}x (target at most 2x)")
 
 
-def run_case(case: str, n: int) -> dict:
-    sys.path.insert(0, str(ROOT))
+def compare(args) -> None:
+    """Every case with this checkout and ``--against``, runs interleaved, the fastest of each kept."""
+    print(f"{'case':16} {'cards':>7} {'CPU s':>7} {'before':>7} {'ratio':>6} {'PDF KB':>8} {'before':>8}")
+    for case, n in [("csv-distinct", args.cards), ("short-text", 2000), ("long-text", 2000)]:
+        best: dict[Path, dict] = {}
+        for _ in range(max(1, args.repeat)):
+            for root in (ROOT, args.against.resolve()):
+                out = subprocess.run([sys.executable, __file__, "--case", case, "--n", str(n), "--root", str(root)],
+                                     capture_output=True, text=True, cwd=root)
+                if out.returncode != 0:
+                    sys.exit(f"{case} failed in {root}: {out.stderr.strip().splitlines()[-1:]}")
+                run = json.loads(out.stdout)
+                if root not in best or run["cpu"] < best[root]["cpu"]:
+                    best[root] = run
+        now, before = best[ROOT], best[args.against.resolve()]
+        print(f"{case:16} {n:>7} {now['cpu']:>7.2f} {before['cpu']:>7.2f} {now['cpu'] / before['cpu']:>5.2f}x "
+              f"{now['bytes'] / 1024:>8.1f} {before['bytes'] / 1024:>8.1f}")
+
+
+def run_case(case: str, n: int, root: Path = ROOT) -> dict:
+    sys.path.insert(0, str(root))
     from cardgen.build import BuildSettings, build_decks
 
     with tempfile.TemporaryDirectory() as tmp:

@@ -260,7 +260,7 @@ ASCENT, DESCENT = 0.95, 0.25
 
 
 def _words_box(words: str, x: float, y: float, align: str) -> Box:
-    width = text.width(words, text.REGULAR, LABEL)
+    width = text.width(words, LABEL)
     left = {"center": x - width / 2, "right": x - width, "left": x}[align]
     return left, y - LABEL * DESCENT, left + width, y + LABEL * ASCENT
 
@@ -311,9 +311,9 @@ def _ink(canvas: Canvas, color, width: float) -> None:
 
 
 def _label(canvas: Canvas, words: str, x: float, y: float, align: str) -> None:
-    canvas.setFont(text.REGULAR, LABEL)
-    {"center": canvas.drawCentredString, "right": canvas.drawRightString, "left": canvas.drawString}[align](
-        x, y, words)
+    """Words in the colour ``_ink`` set last."""
+    fill = canvas._fillColorObj
+    text.draw(canvas, x, y, words, LABEL, align=align, color=tuple(fill.rgb() if hasattr(fill, "rgb") else fill))
 
 
 def _say(canvas: Canvas, template: SheetTemplate, card_top: float, lines: list[str]) -> list[Box]:
@@ -322,12 +322,10 @@ def _say(canvas: Canvas, template: SheetTemplate, card_top: float, lines: list[s
     if room < len(lines) * (LABEL + 2) + mm(6):
         return []
     canvas.saveState()
-    canvas.setFillColorRGB(*INK)
-    canvas.setFont(text.REGULAR, LABEL)
     y = template.page_height - mm(6) - LABEL
     boxes = []
     for line in lines:
-        canvas.drawString(mm(12), y, line)
+        text.draw(canvas, mm(12), y, line, LABEL, color=INK)
         boxes.append(_words_box(line, mm(12), y, "left"))
         y -= LABEL + 2
     canvas.restoreState()

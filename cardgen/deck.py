@@ -205,17 +205,41 @@ class _DeckReader:
         return out
 
     def fonts(self) -> dict[str, FontFamily]:
-        """Font families the deck declares; every file must be a TrueType font."""
+        """Font families the deck declares: files per style, or a system family, and OpenType features.
+
+        That a file is a font, and that a system family is installed, the renderer checks in the
+        resolve step."""
         out = {}
         for name, entry in (self.data.get("fonts") or {}).items():
-            files = {"regular": entry} if isinstance(entry, str) else dict(entry)
-            paths = []
-            for style, file in files.items():
-                where = self.doc.where(("fonts", name) if isinstance(entry, str) else ("fonts", name, style))
+            at = ("fonts", name)
+            entry = {"regular": entry} if isinstance(entry, str) else dict(entry)
+            features = []
+            for tag, value in (entry.pop("features", None) or {}).items():
+                if not re.fullmatch(r"[A-Za-z0-9 ]{4}", str(tag)):
+                    raise self.doc.error(at + ("features", tag), f"'{tag}' is no OpenType feature tag: a tag is "
+                                         f"four letters or digits, as in liga, kern, smcp or ss01", key=True)
+                features.append((str(tag), int(value)))
+            system = entry.pop("system", "")
+            if bool(system) == ("regular" in entry):
+                raise self.doc.error(at, f"font '{name}' needs either a regular file or system: a family "
+                                     f"installed on this machine" if not system else
+                                     f"font '{name}' gives both system and files: use one or the other")
+            paths, indexes = [], []
+            if system:
+                self.refer("system-font", str(system), self.doc.where(at + ("system",)))
+            for style, file in entry.items():
+                where = self.doc.where(at + (style,))
+                index = 0
+                if isinstance(file, dict):
+                    index = int(file.get("index", 0))
+                    file = file["file"]
+                    where = self.doc.where(at + (style, "file"))
                 found = resolve_font(file, self.folder, where)
-                self.refer("font", file, where, found)
+                self.references.append(Reference("font", file, where, found, index))
                 paths.append((style, found))
-            out[name] = FontFamily(name, tuple(paths))
+                if index:
+                    indexes.append((style, index))
+            out[name] = FontFamily(name, tuple(paths), tuple(indexes), str(system), tuple(features))
         return out
 
     def font_fallback(self) -> tuple[str, ...]:

@@ -33,14 +33,14 @@ COMMON_KEYS = ("name", "type", "x", "y", "width", "height", "anchor", "area", "b
                "when", "unless", "remove")
 TYPE_KEYS = {
     "text": ("text", "font", "size", "min_size", "color", "align", "valign", "leading", "group",
-             "max_lines", "bold", "italic"),
+             "max_lines", "bold", "italic", "direction"),
     "rect": ("fill", "stroke", "stroke_width", "radius"),
     "ellipse": ("fill", "stroke", "stroke_width"),
     "line": ("color", "stroke_width"),
     "image": ("file", "fit"),
     "icon": ("icon", "fill", "color"),
     "list": ("items", "mark", "marker", "columns", "rows", "font", "size", "min_size", "color", "fill",
-             "leading", "group", "gap", "bold"),
+             "leading", "group", "gap", "bold", "direction"),
 }
 #: the fraction of an element's width and height from its top-left corner to its anchor
 ANCHORS = {"top-left": (0.0, 0.0), "top": (0.5, 0.0), "top-right": (1.0, 0.0),

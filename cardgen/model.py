@@ -91,18 +91,39 @@ class Back:
     layout: str = "back"
 
 
+#: the face each style falls back to when a family lacks it, nearest first
+STYLE_FALLBACK = {"bold_italic": ("bold_italic", "bold", "italic"), "bold": ("bold",), "italic": ("italic",),
+                  "regular": ()}
+
+
 @dataclass(frozen=True)
 class FontFamily:
-    """A named font family: a TrueType file per style (regular, bold, italic, bold_italic)."""
+    """A named font family: a font file (and its face in a collection) per style, or a system family.
+
+    ``files`` maps styles (regular, bold, italic, bold_italic) to files and ``indexes`` to faces in a
+    collection (.ttc, .otc), 0 when not given. A ``system`` family names a family installed on the
+    machine, found through fontconfig by the renderer. ``features`` are OpenType features, on (1),
+    off (0) or an alternate's number, applied to every run of the family.
+    """
 
     name: str
     files: tuple[tuple[str, Path], ...]
+    indexes: tuple[tuple[str, int], ...] = ()
+    system: str = ""
+    features: tuple[tuple[str, int], ...] = ()
+
+    def style_for(self, style: str) -> str:
+        """The style of the family that prints ``style``: itself, the nearest it has, or regular."""
+        own = dict(self.files)
+        return next((s for s in STYLE_FALLBACK.get(style, ()) if s in own), "regular")
 
     def file(self, style: str) -> Path:
-        own = dict(self.files)
-        order = {"bold_italic": ("bold_italic", "bold", "italic"), "bold": ("bold",),
-                 "italic": ("italic",)}.get(style, ())
-        return next((own[s] for s in order if s in own), own["regular"])
+        return dict(self.files)[self.style_for(style)]
+
+    def face(self, style: str) -> tuple[Path, int]:
+        """The file and face index that print ``style``."""
+        chosen = self.style_for(style)
+        return dict(self.files)[chosen], dict(self.indexes).get(chosen, 0)
 
 
 @dataclass(frozen=True)
@@ -116,6 +137,7 @@ class Reference:
 
     #: "game"; "icon" (of a card, asset or back), "layout-icon" (of a layout element) or "own-icon"
     #: (the name of one of the deck's icons: no built-in's); "svg" or "font" (a file found);
+    #: "system-font" (a family installed on the machine);
     #: "when" or "unless" (a rule option); "backs" (a card kind or layout given a back); "card" or
     #: "paper" (a card size or paper, by name or WxH)
     kind: str
@@ -124,6 +146,8 @@ class Reference:
     location: Location | None = None
     #: the file found ("svg" and "font")
     path: Path | None = None
+    #: the face of a font collection ("font")
+    index: int = 0
 
 
 @dataclass(frozen=True)

@@ -16,7 +16,7 @@ from .deck import load_deck
 from .errors import CardgenError
 from .games import GameInfo, game_info
 from .model import Deck, Reference
-from .render.fonts import FontFileError, register
+from .render.fonts import FontFileError, SystemFontError, register, system_family
 from .render.icons import ICONS
 from .render.svg import check_svg
 from .schema import BUILT_KINDS
@@ -49,7 +49,8 @@ class _Resolver:
         self.deck = deck
         #: a check per kind of reference (model.Reference lists them)
         self.checks = {"game": self.game, "icon": self.icon, "layout-icon": self.layout_icon,
-                       "own-icon": self.own_icon, "svg": self.svg, "font": self.font, "when": self.option,
+                       "own-icon": self.own_icon, "svg": self.svg, "font": self.font,
+                       "system-font": self.system_font, "when": self.option,
                        "unless": self.option, "backs": self.back_kind,
                        "card": self.size, "paper": self.size}
 
@@ -90,9 +91,19 @@ class _Resolver:
     def font(self, ref: Reference) -> None:
         assert ref.path is not None
         try:
-            register(ref.path)
+            register(ref.path, ref.index)
         except FontFileError as exc:
-            raise CardgenError(f"font file '{ref.name}' is {exc}; use a .ttf file", ref.location) from None
+            raise CardgenError(f"font file '{ref.name}' is {exc}", ref.location) from None
+
+    def system_font(self, ref: Reference) -> None:
+        try:
+            family = system_family(ref.name)
+            for style, path in family.files:
+                register(path, dict(family.indexes).get(style, 0))
+        except SystemFontError as exc:
+            raise CardgenError(str(exc), ref.location) from None
+        except FontFileError as exc:
+            raise CardgenError(f"the system font '{ref.name}' is {exc}", ref.location) from None
 
     def option(self, ref: Reference) -> None:
         """A ``when``/``unless`` names an option of the deck or its game: a typo would drop a card silently."""

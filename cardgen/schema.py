@@ -72,7 +72,12 @@ ELEMENT = {
         "size": _size,
         "min_size": _size,
         "color": _layout_color,
-        "align": {"type": "string", "enum": ["left", "center", "right"]},
+        "align": {"type": "string", "enum": ["start", "end", "left", "center", "right"],
+                  "description": "start (the default) and end follow the paragraph's direction; left, center "
+                                 "and right do not"},
+        "direction": {"type": "string", "enum": ["auto", "ltr", "rtl"],
+                      "description": "each paragraph's direction: auto (from its first letter, the default), "
+                                     "ltr or rtl"},
         "valign": {"type": "string", "enum": ["top", "middle", "bottom"]},
         "leading": {"type": "number", "minimum": 0.8, "maximum": 3},
         "group": {"type": "string", "minLength": 1, "maxLength": 60,
@@ -119,15 +124,29 @@ LAYOUTS_FILE_SCHEMA = {"type": "object", "required": ["layouts"], "additionalPro
                        "properties": {"layouts": LAYOUTS}}
 
 _font_file = {"type": "string", "minLength": 1, "maxLength": 400,
-              "description": "a TrueType (.ttf) file beside the deck or in the bundled art folder"}
+              "description": "a font file (.ttf, .otf, .ttc or .otc) beside the deck or in the bundled art folder"}
+_font_face = {"anyOf": [_font_file,
+                        {"type": "object", "required": ["file"], "additionalProperties": False,
+                         "properties": {"file": _font_file,
+                                        "index": {"type": "integer", "minimum": 0, "maximum": 255,
+                                                  "description": "the face in a collection (.ttc, .otc)"}}}],
+              "description": "a font file, or {file, index} for one face of a collection"}
 FONT = {
     "anyOf": [
         _font_file,
-        {"type": "object", "required": ["regular"], "additionalProperties": False,
-         "properties": {"regular": _font_file, "bold": _font_file, "italic": _font_file,
-                        "bold_italic": _font_file}},
+        {"type": "object", "additionalProperties": False,
+         "properties": {"regular": _font_face, "bold": _font_face, "italic": _font_face,
+                        "bold_italic": _font_face,
+                        "system": {"type": "string", "minLength": 1, "maxLength": 100,
+                                   "description": "a font family installed on this machine, found by fontconfig"},
+                        "features": {"type": "object", "maxProperties": 40,
+                                     "additionalProperties": {"anyOf": [{"type": "boolean"},
+                                                                        {"type": "integer", "minimum": 0,
+                                                                         "maximum": 99}]},
+                                     "description": "OpenType features: on, off or an alternate's number"}}},
     ],
-    "description": "a .ttf file, or a mapping of regular, bold, italic and bold_italic files",
+    "description": "a font file, a mapping of regular, bold, italic and bold_italic files, or {system: family}; "
+                   "either may add features",
 }
 
 _field_value = {"anyOf": [_scalar, {"type": "array", "maxItems": 40,

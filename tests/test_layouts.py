@@ -420,7 +420,7 @@ def test_a_deck_layout_may_extend_the_builtin_one_of_its_own_name(tmp_path):
     ("layouts:\n  a:\n    elements:\n      - {name: x, type: text, size: '{s}'}\n", "size cannot hold a {field}"),
     ("cards:\n  - {id: a, fields: {x: [[1]]}}\n", "fields.x[0] must be text"),
     ("cards:\n  - {id: a, fields: {title: x}}\n", "'title' is a card key"),
-    ("fonts: {A: {bold: x.ttf}}\n", "missing the required key 'regular'"),
+    ("fonts: {A: {bold: x.ttf}}\n", "font 'A' needs either a regular file or system"),
     # the icon's file is there: a missing file is the loader's to report, before the resolve step looks at names
     ("icons: {star: cardgen-logo.png}\n", "'star' is a built-in icon"),
     ("backs: {nothing: back}\n", "neither a card kind"),

@@ -28,9 +28,11 @@ def pdfs(folder):
 def test_every_font_a_pdf_names_is_embedded(built):
     for path in pdfs(built):
         raw = path.read_bytes()
-        names = re.findall(rb"/BaseFont /([\w+-]+)", raw)
-        assert names and all(b"+" in name for name in names), (path.name, names)  # subset-embedded only
+        # a Type0 font and its CID font carry one name: each subset-embedded, one font program each
+        names = set(re.findall(rb"/BaseFont /([\w+-]+)", raw))
+        assert names and all(b"+" in name for name in names), (path.name, names)
         assert raw.count(b"/FontFile2") == len(names), path.name
+        assert raw.count(b"/Subtype /Type0") == len(names), path.name
         assert b"Helvetica" not in raw
 
 

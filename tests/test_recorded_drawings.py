@@ -17,6 +17,7 @@ import pytest
 from conftest import ROOT
 
 from cardgen.prepare import BuildSettings, deck_faces, deck_template, prepare
+from cardgen.render.shaping import Glyphs
 from cardgen.resolve import load_resolved
 
 RECORDED = Path(__file__).resolve().parent / "recorded"
@@ -39,7 +40,9 @@ CASES = {
 
 
 def plain(value):
-    """Ops as JSON: numbers to 0.01, paths by file name."""
+    """Ops as JSON: numbers to 0.01, paths by file name, shaped glyphs by their ids."""
+    if isinstance(value, Glyphs):
+        return list(value.ids)
     if isinstance(value, float):
         return round(value, 2) + 0.0
     if isinstance(value, (list, tuple)):

@@ -56,7 +56,7 @@ def test_text_has_a_contrast_of_at_least_4_5_to_1_against_its_background(deck, o
             ops = getattr(faces.drawings[key], "ops", None)
             for i, op in enumerate(ops or []):
                 if op[0] == "text":
-                    _, x, baseline, _, size, color, words, _ = op
+                    _, x, baseline, _, size, color, words, *_ = op
                     ratio = contrast(color, _background(ops, i, x + 0.5, baseline + size * 0.3))
                     assert ratio >= 4.5, (deck, key, words, round(ratio, 2))
 
@@ -87,7 +87,8 @@ def test_a_number_and_the_word_after_it_never_split_across_lines():
     text = rich.prepare(rich.parse("a target of 7 links on a 5 × 5 board, 12 points", set(), parse_color_expr),
                         FontChain())
     for width in range(40, 260, 3):
-        for words, _ in rich.wrap(text, 9, width):
+        for line in rich.wrap(text, 9, width):
+            words = line.words
             if words:
                 last = "".join(p.text for p in words[-1].pieces)
                 assert not re.fullmatch(r"\d+", last.split(" ")[-1]), (width, last)
@@ -125,32 +126,13 @@ def test_words_over_many_font_subsets_print_as_written(tmp_path):
         assert used <= printed[name], sorted(used - printed[name])[:5]
 
 
-def test_a_remembered_split_is_the_split_reportlab_would_make():
-    """Our font's splits (strings of characters coded as themselves, remembered strings) equal a plain
-    reportlab font's, string after string, in two documents at once."""
-    import random
-
-    from reportlab.pdfbase.pdfdoc import PDFDocument
-    from reportlab.pdfbase.ttfonts import TTFont
-
-    from cardgen.render.fonts import _TTFont, default_family
-
-    path = str(default_family().file("regular"))
-    ours, theirs = _TTFont("ours", path), TTFont("theirs", path)
-    alphabet = "abc XYZ 019 ,.:;!?" + "éüßñ" + "αβγδ" + "жзий" + "\u00a0✓€"
-    rng = random.Random(3)
-    docs = [(PDFDocument(), PDFDocument()) for _ in range(2)]
-    for _ in range(3000):
-        text = "".join(rng.choice(alphabet) for _ in range(rng.choice((1, 5, 20, 60))))
-        mine, plain = rng.choice(docs)
-        assert ours.splitString(text, mine) == theirs.splitString(text, plain), text
-
-
 @pytest.mark.parametrize("seed", range(40))
 def test_prepared_words_keep_numbers_with_the_next_word_and_measure_each_piece(seed):
-    """Whole words are measured once per deck (remembered); what comes out is still each word as
-    written, a number (with its sign, unit or fraction) kept with the word after it."""
+    """What comes out is each word as written, a number (with its sign, unit or fraction) kept with
+    the word after it, and each word as wide as HarfBuzz shapes it."""
     import random
+
+    from cardgen.render.shaping import shape
 
     rng = random.Random(seed)
     vocabulary = ["draw", "a", "card", "7", "5%", "×", "3/4", "-2", "αβγ", "٣", "links", "12", "x"]
@@ -158,13 +140,17 @@ def test_prepared_words_keep_numbers_with_the_next_word_and_measure_each_piece(s
     chain = FontChain()
     bold = rng.random() < 0.5
     font = chain.fonts("bold" if bold else "regular")[0]
-    expected: list[list[rich.Piece]] = []
+    expected: list[str] = []
     for word in words:
-        piece = rich.Piece(word, font, None, rich.width1(word, font))
-        if expected and rich._NUMBER.match(expected[-1][-1].text):
-            expected[-1] += [rich.Piece(" ", font, None, rich.width1(" ", font)), piece]
+        if expected and rich._NUMBER.match(expected[-1].split(" ")[-1]):
+            expected[-1] += " " + word
         else:
-            expected.append([piece])
-    space = rich.width1(" ", font)
+            expected.append(word)
     prepared = rich.prepare([rich.Run(" ".join(words), bold=bold)], chain)
-    assert prepared.paragraphs == ((*(rich.Word(tuple(p), sum(x.w1 for x in p), space) for p in expected),),)
+    (paragraph,) = prepared.paragraphs
+    assert ["".join(p.text for p in word.pieces) for word in paragraph.words] == expected
+    for word, written in zip(paragraph.words, expected):
+        assert word.w1 == pytest.approx(sum(p.w1 for p in word.pieces))
+        if written.isascii():
+            assert word.w1 == pytest.approx(shape(written, font).w1, abs=0.02)
+    assert all(word.space_w1 == pytest.approx(rich.width1(" ", font)) for word in paragraph.words[:-1])

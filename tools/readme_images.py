@@ -28,6 +28,7 @@ def main() -> None:
     side_by_side(pages("dotcombust.pdf", [2]) + pages("clusterfuck.pdf", [0]), gap=16).save(
         OUT / "dotcombust-clusterfuck.png", optimize=True)
     argonauts()
+    international()
     calibration()
     exports()
     showcases()
@@ -51,6 +52,18 @@ def exports() -> None:
         tts = Image.open(out / "dotcombust-tts" / "dotcombust-faces-1.png").convert("RGB")
         tts = tts.resize((tts.width * card.height // tts.height * 2 // 2, card.height))
     side_by_side([card, page, tts], gap=16).save(OUT / "exports.png", optimize=True)
+
+def international() -> None:
+    """docs/images/international.png: the fronts of examples/international, nine scripts and emoji."""
+    import tempfile
+
+    from cardgen.build import BuildSettings, build_decks
+
+    with tempfile.TemporaryDirectory() as tmp:
+        out = Path(tmp)
+        build_decks([str(ROOT / "examples" / "international" / "international.yaml")], out, BuildSettings())
+        pages("international.pdf", [0], folder=out, scale=1.2)[0].save(OUT / "international.png", optimize=True)
+
 
 def calibration() -> None:
     """README's calibration picture: the fronts page (rulers across the cut lines) and the backs page."""

@@ -390,10 +390,6 @@ def _label(canvas: Canvas, room: tuple[float, float], words: str) -> None:
     """The page label, shortened with an ellipsis to its room, in pure black."""
     start, stop = room
     words = words.strip()
-    while words and text.width(words, text.REGULAR, LABEL_SIZE) > stop - start:
+    while words and text.width(words, LABEL_SIZE) > stop - start:
         words = words[:-2].rstrip() + "…"
-    canvas.saveState()
-    canvas.setFillColorRGB(0, 0, 0)
-    canvas.setFont(text.REGULAR, LABEL_SIZE)
-    canvas.drawString(start, LABEL_EDGE, words)
-    canvas.restoreState()
+    text.draw(canvas, start, LABEL_EDGE, words, LABEL_SIZE)

@@ -19,7 +19,7 @@ from ..layouts import Layout
 from ..model import Card, Deck
 from ..units import mm
 from . import KIND_RENDERERS, RenderContext, text
-from .layout import ART_WARNING, BUILTIN_FIELDS, Env, Plan, art_files, card_fields, draw, plan, player_fields
+from .layout import BUILTIN_FIELDS, SHARED_WARNING, Env, Plan, art_files, card_fields, draw, plan, player_fields
 
 DEFAULT_SAFE = mm(3)
 #: how many cards a warning about shared art names before it says "..."
@@ -177,12 +177,12 @@ class Faces:
         for key, problems in self.problems.items():
             who, where = self.locations[key]
             for severity, message in problems:
-                if severity == ART_WARNING:
+                if severity == SHARED_WARNING:
                     art.setdefault(message, {}).setdefault(who, where)
                 elif (who, message) not in seen:
                     seen.add((who, message))
                     out.append(Finding(deck_file, message, who, where, severity))
-        out.extend(_art_finding(deck_file, message, cards) for message, cards in art.items())
+        out.extend(_shared_finding(deck_file, message, cards) for message, cards in art.items())
         if python:
             out.extend(self._python_findings(python))
         return out
@@ -249,7 +249,7 @@ def _check_inside(layout: Layout, element, label: str, env: Env) -> None:
                            element.location)
 
 
-def _art_finding(deck_file: str, message: str, cards: dict[str, Location | None]) -> Finding:
+def _shared_finding(deck_file: str, message: str, cards: dict[str, Location | None]) -> Finding:
     """One warning for art that several cards print alike: the first card's line, every card named."""
     (first, where), *rest = cards.items()
     if not rest:

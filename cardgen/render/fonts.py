@@ -1,21 +1,31 @@
-"""Fonts: families of TrueType files, a fallback chain, and which font has each character.
+"""Fonts: faces of font files and system families, a fallback chain, and which font has each character.
 
 cardgen ships DejaVu Sans (Latin, Greek, Cyrillic and many symbols) inside
-the package and embeds it in every PDF. A deck may declare TrueType families
-of its own and a fallback chain; each character is drawn with the first font
-of the chain that has it, and a character that no font has is reported by
-name and U+ code instead of printing as an empty box.
+the package and embeds it in every PDF. A deck may declare families of its
+own: TrueType or OpenType files (``.ttf``, ``.otf``), a face of a collection
+(``.ttc``, ``.otc``), or a family installed on the machine, found through
+fontconfig. Every run of text is shaped by HarfBuzz with the face's own
+file (shaping.py), so each face here is a HarfBuzz face; the PDF writer
+(pdffont.py) embeds the glyphs a document uses.
+
+Each grapheme cluster (a letter with its marks, an emoji with its skin tone
+or joiners, a flag) is drawn with the first font of the chain that has every
+character of it; a cluster that no font has is reported by name and U+ code
+instead of printing as an empty box.
 """
 from __future__ import annotations
 
+import difflib
 import hashlib
-import weakref
+import re
+import shutil
+import subprocess
 from dataclasses import dataclass, field
 from functools import cached_property, lru_cache
 from pathlib import Path
 
-from reportlab.pdfbase import pdfmetrics
-from reportlab.pdfbase.ttfonts import TTFError, TTFont
+import uharfbuzz as hb
+from fontTools import unicodedata as ucd
 
 from ..model import DEFAULT_FAMILY, FontFamily
 from ..resources import bundled
@@ -23,10 +33,23 @@ from ..resources import bundled
 STYLES = ("regular", "bold", "italic", "bold_italic")
 _DEFAULT_FILES = {"regular": "DejaVuSans.ttf", "bold": "DejaVuSans-Bold.ttf",
                   "italic": "DejaVuSans-Oblique.ttf", "bold_italic": "DejaVuSans-BoldOblique.ttf"}
+#: characters HarfBuzz hides when a font lacks them (joiners, variation selectors, tags): a cluster
+#: needs a font for the others only
+_IGNORABLE = re.compile("[\u00ad\u034f\u061c\u115f\u1160\u17b4\u17b5\u180b-\u180f\u200b-\u200f\u202a-\u202e"
+                        "\u2060-\u206f\u3164\ufe00-\ufe0f\ufeff\uffa0\U000e0000-\U000e0fff]")
+#: a cluster with one of these wants its colour (emoji) form: the emoji variation selector, a skin
+#: tone, a joiner, a regional indicator (flags), a keycap
+_WANTS_COLOUR = re.compile("[\ufe0f\u200d\u20e3\U0001f1e6-\U0001f1ff\U0001f3fb-\U0001f3ff]")
+#: code points that are emoji by default (most of the pictographic planes)
+_EMOJI_DEFAULT = re.compile("[\U0001f000-\U0001faff]")
 
 
 class FontFileError(ValueError):
-    """A font file that cannot be used; the loader turns it into a located error."""
+    """A font file that cannot be used; the resolve step turns it into a located error."""
+
+
+class SystemFontError(ValueError):
+    """A system family that cannot be found; the message lists close matches."""
 
 
 @lru_cache(maxsize=1)
@@ -35,77 +58,196 @@ def default_family() -> FontFamily:
     return FontFamily(DEFAULT_FAMILY, tuple((style, folder / name) for style, name in _DEFAULT_FILES.items()))
 
 
-@lru_cache(maxsize=256)
-def register(path: Path) -> str:
-    """The reportlab name of the TrueType font ``path``, registered on first use.
+@dataclass(eq=False)
+class Face:
+    """One face of a font file, ready for HarfBuzz: its name in drawing ops, metrics and coverage."""
 
-    Raises FontFileError for a file that is not a usable TrueType font. Cached on the path as given,
-    before it is resolved: every page label and text width asks for the bundled face, and resolving
-    its path each time (a ``stat`` per folder on the way) cost a fifth of a many-copy build.
-    """
-    return _register(str(Path(path).resolve()))
+    name: str
+    path: Path
+    index: int
+    hb_face: hb.Face
+    upem: int
+    #: the characters it has a glyph for
+    chars: frozenset[str]
+    #: colour glyphs (CBDT/CBLC bitmaps, sbix, COLR layers): drawn as pictures, not as a font
+    color: bool
+    #: OpenType script tags its GSUB and GPOS tables have rules for
+    scripts: frozenset[str]
+
+    @cached_property
+    def hb_font(self) -> hb.Font:
+        return hb.Font(self.hb_face)
+
+    @cached_property
+    def space(self) -> int:
+        """The glyph of U+0020 (0 when the font has none)."""
+        return self.hb_font.get_nominal_glyph(0x20) or 0
 
 
-#: strings up to this length have their subset split remembered per document
-SPLIT_CACHE_LENGTH = 48
+_FACES: dict[str, Face] = {}
 
 
-class _TTFont(TTFont):
-    """reportlab's TrueType font, remembering per document how the strings it wrote split into
-    subsets: a deck's words recur on card after card, and the split of a string never changes once
-    its characters have their codes in that document (codes are only ever added).
-
-    Most text is characters that have taken their own code in the first subset (printable ASCII
-    does, in the first document that writes it); a string of only those is its own bytes and needs
-    no lookup at all. Other strings up to SPLIT_CACHE_LENGTH characters are remembered whole.
-    """
-
-    def __init__(self, name: str, path: str):
-        super().__init__(name, path)
-        self._splits: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
-
-    def splitString(self, text, doc, encoding="utf-8"):
-        memory = self._splits.get(doc)
-        if memory is None:
-            memory = self._splits[doc] = (set(), {})
-        as_themselves, splits = memory
-        if as_themselves.issuperset(text):
-            return [(0, text.encode("latin-1"))] if text else []
-        split = splits.get(text)
-        if split is None:
-            split = super().splitString(text, doc, encoding)
-            if len(text) <= SPLIT_CACHE_LENGTH:  # a long run seldom recurs: not worth its memory
-                splits[text] = split
-            codes = self.state[doc].assignments
-            as_themselves.update(c for c in set(text) if codes.get(ord(c), -1) == ord(c) < 256)
-        return split
+def face(name: str) -> Face:
+    """The registered face ``name`` (from ``register``)."""
+    return _FACES[name]
 
 
 @lru_cache(maxsize=256)
-def _register(path: str) -> str:
-    digest = hashlib.sha1(path.encode()).hexdigest()[:8]
+def register(path: Path, index: int = 0) -> str:
+    """The name of face ``index`` of the font file ``path``, loaded on first use.
+
+    Raises FontFileError for a file that is no usable font or an index the file does not have.
+    Cached on the path as given, before it is resolved: every page label and text width asks for
+    the bundled face, and resolving its path each time (a ``stat`` per folder) costs.
+    """
+    return _register(str(Path(path).resolve()), index)
+
+
+@lru_cache(maxsize=256)
+def _register(path: str, index: int) -> str:
+    digest = hashlib.sha1(f"{path}#{index}".encode()).hexdigest()[:8]
     # the bundled faces keep their plain names (DejaVuSans-Bold); a deck's get a path digest
     bundled_font = Path(path).parent == bundled("fonts").resolve()
     name = Path(path).stem if bundled_font else f"{Path(path).stem}-{digest}"
-    try:
-        font = _TTFont(name, path)
-    except TTFError as exc:
-        raise FontFileError(f"not a usable TrueType font ({exc})") from None
-    except (OSError, ValueError, KeyError, IndexError, AssertionError) as exc:
-        raise FontFileError(f"not a usable TrueType font ({exc.__class__.__name__})") from None
-    pdfmetrics.registerFont(font)
+    data = Path(path).read_bytes()
+    _check_font(data, index)
+    hb_face = hb.Face(hb.Blob(data), index)
+    tags = set(hb_face.table_tags)
+    scripts = frozenset(hb_face.get_table_script_tags("GSUB")) | frozenset(hb_face.get_table_script_tags("GPOS"))
+    _FACES[name] = Face(name, Path(path), index, hb_face, hb_face.upem,
+                        frozenset(map(chr, hb_face.unicodes)), bool(tags & {"CBDT", "sbix", "COLR"}), scripts)
     return name
 
 
-@lru_cache(maxsize=256)
+def _check_font(data: bytes, index: int) -> None:
+    """Parse what shaping and embedding read, so a broken file is one message here, not a traceback later."""
+    from fontTools.ttLib import TTCollection, TTFont
+
+    if data[:4] not in (b"\x00\x01\x00\x00", b"OTTO", b"true", b"ttcf"):
+        raise FontFileError("not a font: use a TrueType or OpenType file (.ttf, .otf, .ttc or .otc)")
+    try:
+        if data[:4] == b"ttcf":
+            import io
+
+            count = len(TTCollection(io.BytesIO(data), lazy=True).fonts)
+            if index >= count:
+                raise FontFileError(f"a collection of {count} faces, so index {index} is none of them "
+                                    f"(faces are numbered 0 to {count - 1})")
+        elif index:
+            raise FontFileError(f"a single font, not a collection, so it has no face {index}")
+        import io
+
+        font = TTFont(io.BytesIO(data), fontNumber=index if data[:4] == b"ttcf" else -1, lazy=True)
+        for tag in ("head", "hhea", "maxp", "hmtx"):
+            font[tag]
+        if font.getBestCmap() is None:
+            raise FontFileError("a font with no Unicode character map")
+        outlines = [tag for tag in ("glyf", "CFF ", "CFF2", "CBDT", "sbix") if tag in font]
+        if not outlines:
+            raise FontFileError("a font with no glyph outlines")
+        if outlines[0] == "glyf":
+            font["loca"]
+        font[outlines[0]]
+    except FontFileError:
+        raise
+    except Exception as exc:
+        raise FontFileError(f"not a usable font (a damaged or cut-off file: {exc.__class__.__name__})") from None
+
+
 def coverage(name: str) -> frozenset[str]:
-    """The characters the registered font ``name`` has a glyph for."""
-    return frozenset(chr(code) for code in pdfmetrics.getFont(name).face.charToGlyph)
+    """The characters the registered face ``name`` has a glyph for."""
+    return _FACES[name].chars
+
+
+# --- system fonts ------------------------------------------------------------------
+
+_FC_STYLE = {"regular": ":weight=regular:slant=roman", "bold": ":weight=bold:slant=roman",
+             "italic": ":weight=regular:slant=italic", "bold_italic": ":weight=bold:slant=italic"}
+
+
+@lru_cache(maxsize=64)
+def system_family(family: str) -> FontFamily:
+    """The faces fontconfig has for ``family``, as a family of files (styles it lacks left out).
+
+    Raises SystemFontError when fontconfig is missing or has no such family, naming close matches.
+    """
+    if shutil.which("fc-match") is None:
+        raise SystemFontError("system fonts are found with fontconfig (fc-match), which is not installed "
+                              "here; give the font's file instead")
+    files, indexes = [], []
+    for style, pattern in _FC_STYLE.items():
+        fields = "%{file}\\n%{index}\\n%{family}\\n%{weight}\\n%{slant}\\n%{matrix}\\n%{embolden}\\n"
+        out = _fc(["fc-match", "-f", fields, family + pattern]).split("\n")
+        if len(out) < 7 or not out[0]:
+            continue
+        file, index, families, weight, slant, matrix, embolden = out[:7]
+        if family.casefold() not in (f.strip().casefold() for f in families.split(",")):
+            if style == "regular":
+                raise SystemFontError(f"no font family '{family}' is installed{_close(family)}")
+            continue
+        bold, italic = _number(weight) >= 150, _number(slant) >= 100
+        # a slant fontconfig would add by a matrix (xx xy yx yy; a bitmap font's scale is no slant), or
+        # a bold it would add by emboldening
+        terms = matrix.split()
+        synthetic = (len(terms) == 4 and _number(terms[1]) != 0) or embolden.strip().lower() in ("true", "1")
+        if synthetic or (bold, italic) != ("bold" in style, "italic" in style):
+            continue  # fontconfig's nearest face (or one it slants or emboldens): the family lacks it
+        files.append((style, Path(file)))
+        if _number(index):
+            indexes.append((style, int(_number(index))))
+    return FontFamily(family, tuple(files), tuple(indexes), family)
+
+
+def _number(text: str) -> float:
+    try:
+        return float(text.split()[0].strip("[]"))
+    except (ValueError, IndexError):
+        return 0.0
+
+
+def _fc(args: list[str]) -> str:
+    try:
+        return subprocess.run(args, capture_output=True, text=True, timeout=30, check=False).stdout
+    except (OSError, subprocess.SubprocessError):
+        return ""
+
+
+def _close(family: str) -> str:
+    names = sorted({line.split(",")[0].strip() for line in _fc(["fc-list", "--format", "%{family}\\n"]).split("\n")
+                    if line.strip()})
+    close = difflib.get_close_matches(family, names, n=5, cutoff=0.5)
+    close += [n for n in names if family.casefold() in n.casefold() and n not in close][:5 - len(close)]
+    return f"; close matches: {', '.join(close)}" if close else " (fc-list shows the installed families)"
+
+
+def resolved(family: FontFamily) -> FontFamily:
+    """``family`` with the files of a system family filled in (a file family as it is)."""
+    if not family.system:
+        return family
+    found = system_family(family.system)
+    return FontFamily(family.name, found.files, found.indexes, family.system, family.features)
+
+
+# --- the chain ----------------------------------------------------------------------
+
+def script_of(char: str) -> str:
+    """The Unicode script's name of ``char`` ('Arabic', 'Han'), for findings."""
+    return ucd.script_name(ucd.script(char))
+
+
+@dataclass(frozen=True)
+class Fallback:
+    """A style a family lacks, printed in another face: ``text`` in ``style`` printed ``used``."""
+
+    family: str
+    style: str
+    used: str
+    text: str
 
 
 @dataclass(frozen=True)
 class FontChain:
-    """Families tried in order for every character; DejaVu Sans is always last."""
+    """Families tried in order for every grapheme cluster; DejaVu Sans is always last."""
 
     families: tuple[FontFamily, ...] = field(default_factory=lambda: (default_family(),))
 
@@ -118,43 +260,102 @@ class FontChain:
     def names(self) -> str:
         return ", ".join(f.name for f in self.families)
 
+    @cached_property
+    def _resolved(self) -> tuple[FontFamily, ...]:
+        return tuple(resolved(f) for f in self.families)
+
     def fonts(self, style: str) -> tuple[str, ...]:
-        """The registered font of each family for ``style``, in chain order."""
+        """The registered face of each family for ``style``, in chain order."""
         cache = self._fonts
         if style not in cache:
-            cache[style] = tuple(register(family.file(style)) for family in self.families)
+            cache[style] = tuple(register(*family.face(style)) for family in self._resolved)
         return cache[style]
+
+    def features(self, font: str) -> tuple[tuple[str, int], ...]:
+        """The OpenType features the family of ``font`` asks for."""
+        return self._features.get(font, ())
+
+    @cached_property
+    def _features(self) -> dict[str, tuple[tuple[str, int], ...]]:
+        out: dict[str, tuple[tuple[str, int], ...]] = {}
+        for family in self._resolved:
+            if family.features:
+                for style in STYLES:
+                    out.setdefault(register(*family.face(style)), family.features)
+        return out
+
+    def lacks(self, font: str, style: str) -> Fallback | None:
+        """The fallback when ``font`` was chosen for ``style`` by a family that has no such face."""
+        if style == "regular":
+            return None
+        for family, name in zip(self._resolved, self.fonts(style)):
+            if name == font:
+                used = family.style_for(style)
+                return Fallback(family.name, style, used, "") if used != style else None
+        return None
 
     @cached_property
     def _fonts(self) -> dict[str, tuple[str, ...]]:
+        return {}
+
+    @cached_property
+    def _colour(self) -> dict[str, tuple[str, ...]]:
         return {}
 
     def split(self, text: str, style: str) -> list[tuple[str | None, str]]:
         """``text`` cut into runs of one font each; a run no font covers has font None."""
         fonts = self.fonts(style)
         first = fonts[0]
-        if coverage(first).issuperset(text):
+        if coverage(first).issuperset(text) and not _EMOJI_DEFAULT.search(text) and not _WANTS_COLOUR.search(text):
             return [(first, text)]
         runs: list[tuple[str | None, str]] = []
-        for char in text:
-            font = next((f for f in fonts if char in coverage(f)), None)
-            if runs and runs[-1][0] == font:
-                runs[-1] = (font, runs[-1][1] + char)
+        for cluster in _clusters(text):
+            before = runs[-1][0] if runs else None
+            font: str | None
+            if before is not None and _neutral(cluster) and not face(before).color \
+                    and coverage(before).issuperset(cluster):
+                font = before  # spaces, digits and punctuation stay in the font of the text before
             else:
-                runs.append((font, char))
+                font = self._font_for(cluster, fonts)
+            if runs and runs[-1][0] == font:
+                runs[-1] = (font, runs[-1][1] + cluster)
+            else:
+                runs.append((font, cluster))
         return runs
+
+    def _font_for(self, cluster: str, fonts: tuple[str, ...]) -> str | None:
+        needed = _IGNORABLE.sub("", cluster) or cluster
+        if _WANTS_COLOUR.search(cluster) or _EMOJI_DEFAULT.search(cluster):
+            colour = next((f for f in fonts if face(f).color and coverage(f).issuperset(needed)), None)
+            if colour is not None:
+                return colour
+        return next((f for f in fonts if coverage(f).issuperset(needed)), None)
 
     def missing(self, text: str, style: str = "regular") -> list[str]:
         """Characters of ``text`` that no font of the chain has, in order, once each."""
         fonts = self.fonts(style)
         out: list[str] = []
         for char in dict.fromkeys(text):
-            if char in "\n\t" or any(char in coverage(f) for f in fonts):
+            if char in "\n\t" or _IGNORABLE.match(char) or any(char in coverage(f) for f in fonts):
                 continue
             out.append(char)
         return out
 
 
+def _neutral(cluster: str) -> bool:
+    """No letter and no emoji: a space, a digit, punctuation."""
+    return not any(c.isalpha() for c in cluster) and not _WANTS_COLOUR.search(cluster) \
+        and not _EMOJI_DEFAULT.search(cluster)
+
+
+def _clusters(text: str) -> list[str]:
+    """Grapheme clusters (UAX #29, extended), so a mark, a skin tone or a joined emoji keeps its base."""
+    import unicode_segmentation_rs
+
+    return unicode_segmentation_rs.graphemes(text, True)
+
+
 def describe(char: str) -> str:
     """``'あ' (U+3042)`` for a finding."""
-    return f"{char!r} (U+{ord(char):04X})"
+    return f"{char!r} (U+{ord(char):04X})" if len(char) == 1 else \
+        f"{char!r} ({' '.join(f'U+{ord(c):04X}' for c in char)})"

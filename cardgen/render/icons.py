@@ -162,9 +162,7 @@ def _crown(c, x, y, r, fill, ink):
 def _coin(c, x, y, r, fill, ink):
     c.circle(x, y, r * 0.9, stroke=1, fill=1)
     c.circle(x, y, r * 0.65, stroke=1, fill=0)
-    c.setFont(text.BOLD, r * 0.9)
-    c.setFillColorRGB(*ink)
-    c.drawCentredString(x, y - r * 0.32, "$")
+    text.draw(c, x, y - r * 0.32, "$", r * 0.9, bold=True, align="center", color=ink)
 
 
 def _bolt(c, x, y, r, fill, ink):

@@ -32,9 +32,6 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-from reportlab.lib.rl_accel import fp_str
-from reportlab.pdfbase import pdfmetrics
-
 from ..colors import NO_COLOR, ink_on, mix, parse_color_expr, to_hex
 from ..errors import CardgenError, Location
 from ..layouts import (
@@ -50,19 +47,21 @@ from ..layouts import (
 from ..model import PLAYER_MARKS, RGB, Card, Deck
 from . import rich
 from .common import INK
-from .fonts import FontChain, default_family, describe
+from .fonts import FontChain, default_family, describe, script_of
 from .icons import ICONS
 from .images import draw_glyph
+from .shaping import shape
 from .svg import check_svg, svg_size
+from .text import TextOut
 
 WHITE: RGB = (1.0, 1.0, 1.0)
 #: printed resolution of raster art: below WARN_PPI a note that it could be sharper, below MIN_PPI a
 #: warning that it prints soft (an error only under ``--strict``)
 WARN_PPI = 300
 MIN_PPI = 150
-#: the severity of a problem with art that every card printing the file shares: the findings give one
-#: warning per file and size, naming its cards, not one per card
-ART_WARNING = "art-warning"
+#: the severity of a warning that many cards may share (art printed soft, a font lacking a style): the
+#: findings give one warning per message, naming its cards, not one per card
+SHARED_WARNING = "shared-warning"
 _WHOLE_FIELD = re.compile(r"^\{([A-Za-z_][A-Za-z0-9_]*)\}$")
 _EPS = 0.01
 
@@ -371,9 +370,9 @@ def _art(path: Path, x: float, y: float, w: float, h: float, fit: str, result: P
     if ppi < MIN_PPI:
         soft = (f"{what} is {ppi:.0f} ppi at its printed size ({pw} x {ph} px in {dw / 72 * 25.4:.0f} x "
                 f"{dh / 72 * 25.4:.0f} mm; needs {MIN_PPI}, {WARN_PPI} look sharp)")
-        result.problems.append((ART_WARNING, soft))
+        result.problems.append((SHARED_WARNING, soft))
     elif ppi < WARN_PPI:
-        result.problems.append((ART_WARNING, f"{what} prints at {ppi:.0f} ppi; {WARN_PPI} ppi look sharp"))
+        result.problems.append((SHARED_WARNING, f"{what} prints at {ppi:.0f} ppi; {WARN_PPI} ppi look sharp"))
     clip = (x, y, w, h) if fit == "cover" else None
     return [("image", path, dx, dy, dw, dh, clip)]
 
@@ -427,13 +426,15 @@ class _Text:
                                        self.element.attrs.get("max_lines"))
 
     def problems(self, layout: str) -> list[tuple[str, str]]:
-        if not self.missing and self.fitted.fits:
+        notes = [note for item in self.items for note in item.notes]
+        if not self.missing and self.fitted.fits and not notes:
             return []
-        out = []
+        out: list[tuple[str, str]] = []
         label = f"'{self.element.name}'" if self.element.name else f"a {self.element.type} element"
+        out.extend((SHARED_WARNING, note) for note in dict.fromkeys(notes))
         for char in self.missing:
-            out.append(("error", (f"{label} prints {describe(char)}, which no font has "
-                                 f"(fonts tried: {self.chain.names})")))
+            out.append(("error", (f"{label} prints {describe(char)}, a {script_of(char)} character no font "
+                                 f"has (fonts tried: {self.chain.names}){_font_hint(char)}")))
         if not self.fitted.fits:
             _x, _y, w, h = self.box
             out.append(("error", (f"text of {label} does not fit in {w / 72 * 25.4:.0f} x {h / 72 * 25.4:.0f} mm "
@@ -442,7 +443,7 @@ class _Text:
 
     def ops(self) -> list[tuple]:
         x, y, w, h = self.box
-        align = self.element.attrs.get("align", "left")
+        align = self.element.attrs.get("align", "start")
         if self.element.type == "text":
             return rich.block_ops(self.fitted, x, y + h, w, h, align,
                                   self.element.attrs.get("valign", "top"), self.color)
@@ -453,7 +454,7 @@ def _text(element: Element, values, env: Env, result: Plan) -> _Text | list:
     words = substitute(str(element.attrs.get("text", "")), values)
     chain = env.chain_for(element.attrs.get("font"))
     runs = _parse(words, env, element)
-    prepared = rich.prepare(runs, chain)
+    prepared = rich.prepare(runs, chain, str(element.attrs.get("direction", "auto")))
     if prepared.empty:
         return []
     size, min_size = _sizes(element)
@@ -463,6 +464,16 @@ def _text(element: Element, values, env: Env, result: Plan) -> _Text | list:
     color = _color(element, "color", values, INK) or INK
     return _Text(element, (x, y, w, h), color, [prepared], size, min_size, fitted, list(prepared.missing),
                  words, chain)
+
+
+def _font_hint(char: str) -> str:
+    """Where to find a font for ``char``'s script: Noto has one for nearly every script."""
+    script = script_of(char)
+    if script in ("Common", "Inherited", "Unknown"):
+        return ""
+    name = {"Han": "Noto Sans CJK JP", "Hiragana": "Noto Sans CJK JP", "Katakana": "Noto Sans CJK JP",
+            "Hangul": "Noto Sans CJK KR"}.get(script, f"Noto Sans {script}")
+    return f"; declare a font for {script} in fonts and font_fallback, for example {{system: {name}}}"
 
 
 def _sizes(element: Element) -> tuple[float, float]:
@@ -497,7 +508,9 @@ def _list(element: Element, values, env: Env, result: Plan) -> _Text | list:
     mark_text = substitute(str(element.attrs.get("mark", "")), values).strip()
     mark = next((i for i, e in enumerate(entries) if mark_text and e.strip() == mark_text), -1)
     chain = env.chain_for(element.attrs.get("font"))
-    items = [rich.prepare(_parse(entry, env, element, bold=i == mark), chain) for i, entry in enumerate(entries)]
+    direction = str(element.attrs.get("direction", "auto"))
+    items = [rich.prepare(_parse(entry, env, element, bold=i == mark), chain, direction)
+             for i, entry in enumerate(entries)]
     missing = list(dict.fromkeys(c for item in items for c in item.missing))
     size, min_size = _sizes(element)
     x, y, w, h = env.box(element)
@@ -535,8 +548,8 @@ def _list_ops(text: _Text, x: float, top: float, width: float) -> list[tuple]:
         left = x + column * (col_w + col_gap)
         marked = i == text.mark
         if text.marker == "bullet":
-            ops.append(("text", left, baseline, bullet_font, size, text.color, "\u2022",
-                        rich.width1("\u2022", bullet_font) * size))
+            bullet = shape("\u2022", bullet_font)
+            ops.append(("text", left, baseline, bullet_font, size, text.color, "\u2022", bullet.w1 * size, bullet))
         elif text.marker == "check":
             box = size * 0.85
             bottom = baseline - size * 0.05
@@ -579,35 +592,18 @@ _DRAW = {"rect": _rect, "ellipse": _rect, "line": _line, "icon": _icon, "image":
 
 def draw(canvas, ops: list[tuple]) -> None:
     """Replay ``ops`` on a reportlab canvas (art and icons through the forms the writer made, if any)."""
-    text = None
+    text = TextOut(canvas)
     inline: list[tuple] = []  # icons met inside a text run, drawn when the run ends
     for op in ops:
         kind = op[0]
-        if kind == "icon" and text is not None:
+        if kind == "icon" and text.open:
             inline.append(op)
             continue
         if kind == "text":
-            # neighbouring text ops share one text object (one BT ... ET), and the font and
-            # colour are set only when they change
-            _, x, y, font, size, color, words, width = op
-            if text is None:
-                text = canvas.beginText()
-                face = ink = None
-                text.setTextOrigin(x, y)
-            elif text.getY() != y or abs(text.getX() - x) > 0.005:
-                text.setTextOrigin(x, y)
-            if face != (font, size):
-                text.setFont(font, size)
-                face = (font, size)
-                selected = _face(font, size, text._leading)
-            if ink != color:
-                text.setFillColorRGB(*color)
-                ink = color
-            _text_out(canvas, text, selected, words, width)
+            text.add(op)
             continue
-        if text is not None:
-            canvas.drawText(text)
-            text = None
+        if text.open:
+            text.close()
             _draw_inline(canvas, inline)
         if kind == "transform":
             canvas.saveState()
@@ -637,29 +633,9 @@ def draw(canvas, ops: list[tuple]) -> None:
             _draw_inline(canvas, [op])
         elif kind in ("image", "svg"):
             _place_art(canvas, op)
-    if text is not None:
-        canvas.drawText(text)
+    if text.open:
+        text.close()
         _draw_inline(canvas, inline)
-
-
-@lru_cache(maxsize=1024)
-def _face(font: str, size: float, leading: float) -> tuple[Any, str]:
-    """A text font and the operator that selects it at ``size``, for ``_text_out``."""
-    return pdfmetrics.getFont(font), f"{fp_str(size)} Tf {fp_str(leading)} TL"
-
-
-def _text_out(canvas, text, selected: tuple[Any, str], words: str, width: float) -> None:
-    """``text.textOut(words)`` in the face set last (``selected``, from ``_face``), writing the same
-    operators without measuring the words again (the op carries their width). Text fonts are
-    always TrueType (see fonts.py)."""
-    font, select = selected
-    doc = canvas._doc
-    for subset, chunk in font.splitString(words, doc):
-        if subset != text._curSubset:
-            text._code.append(f"{font.getSubsetInternalName(subset, doc)} {select}")
-            text._curSubset = subset
-        text._code.append(f"({canvas._escape(chunk)}) Tj")
-    text._x += width
 
 
 def _draw_inline(canvas, icons: list[tuple]) -> None:

@@ -17,10 +17,10 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any, NamedTuple, TypeVar
 
-from reportlab.pdfbase.pdfmetrics import stringWidth
-
 from ..model import RGB
-from .fonts import FontChain
+from .fonts import FontChain, face
+from .shaping import Glyphs, base_rtl, break_units, emergency_breakable, levels, shape, visual_order
+from .shaping import clusters as shaping_clusters
 
 LEADING = 1.18
 #: an inline icon is a square this many ems wide
@@ -105,36 +105,68 @@ def plain(runs: list[Run]) -> str:
 # --- measuring -------------------------------------------------------------------
 
 class Piece(NamedTuple):
-    """Part of a word in one font and colour, or an inline icon; ``w1`` is its width at 1 pt."""
+    """Part of a word in one font, colour and direction, or an inline icon; ``w1`` is its width at 1 pt.
+
+    ``glyphs`` are its shaped glyphs (None for an icon) and ``level`` its bidi embedding level (odd
+    runs right to left).
+    """
 
     text: str
     font: str
     color: RGB | None
     w1: float
     icon: str = ""
+    glyphs: Glyphs | None = None
+    level: int = 0
 
 
 class Word(NamedTuple):
+    """A unit between two line break opportunities, with the spaces after it.
+
+    ``parts`` are its grapheme clusters, for a word in a script that breaks only with a dictionary
+    (Thai): they are used when the word alone is wider than the line.
+    """
+
     pieces: tuple[Piece, ...]
     w1: float
-    #: the space after this word, in its last font, at 1 pt
+    #: the spaces after this word, in its last font, at 1 pt (0 where none follow, as in CJK)
     space_w1: float
+    space: Piece | None = None
+    parts: tuple[Word, ...] = ()
+
+
+class Paragraph(NamedTuple):
+    words: tuple[Word, ...]
+    rtl: bool = False
 
 
 @dataclass(frozen=True)
 class Prepared:
-    """Text ready to wrap: paragraphs of measured words, and characters no font has."""
+    """Text ready to wrap: paragraphs of measured words, characters no font has, and notes.
 
-    paragraphs: tuple[tuple[Word, ...], ...]
+    ``notes`` are warnings found while shaping: a style a family lacks, a script its font has no
+    shaping rules for.
+    """
+
+    paragraphs: tuple[Paragraph, ...]
     missing: tuple[str, ...]
+    notes: tuple[str, ...] = ()
 
     @property
     def empty(self) -> bool:
-        return not any(self.paragraphs)
+        return not any(p.words for p in self.paragraphs)
 
 
 #: a number, alone or with its sign, unit sign or fraction: kept on one line with the next word
 _NUMBER = re.compile(r"^[+−-]?\d+(?:[.,/]\d+)?[%×]?$")
+#: scripts HarfBuzz shapes only with the font's own rules (ISO 15924 codes), and the OpenType
+#: script tags that carry them
+_COMPLEX = {"Arab": ("arab",), "Syrc": ("syrc",), "Nkoo": ("nko ",), "Mong": ("mong",), "Thaa": ("thaa",),
+            "Deva": ("dev2", "deva"), "Beng": ("bng2", "beng"), "Guru": ("gur2", "guru"),
+            "Gujr": ("gjr2", "gujr"), "Orya": ("ory2", "orya"), "Taml": ("tml2", "taml"),
+            "Telu": ("tel2", "telu"), "Knda": ("knd2", "knda"), "Mlym": ("mlm2", "mlym"),
+            "Sinh": ("sinh",), "Mymr": ("mym2", "mymr"), "Khmr": ("khmr",), "Tibt": ("tibt",)}
+_PLACEHOLDER = "\ufffc"  # an icon, to the bidi algorithm: a neutral object
 
 
 def _style(run: Run) -> str:
@@ -143,99 +175,233 @@ def _style(run: Run) -> str:
 
 @lru_cache(maxsize=65536)
 def width1(text: str, font: str) -> float:
-    return stringWidth(text, font, 1.0)
+    """The shaped width of ``text`` in ``font`` at 1 pt."""
+    return shape(text, font).w1
 
 
-@lru_cache(maxsize=65536)
-def _word(text: str, font: str, color: RGB | None) -> Word:
-    """A word of one piece, as ``prepare`` would build it."""
-    w = width1(text, font)
-    return _new(Word, ((_new(Piece, (text, font, color, w, "")),), w, width1(" ", font)))
-
-
-def prepare(runs: list[Run], chain: FontChain) -> Prepared:
-    paragraphs: list[tuple[Word, ...]] = []
-    words: list[Word] = []
-    pieces: list[Piece] = []
-    width = 0.0
+def prepare(runs: list[Run], chain: FontChain, direction: str = "auto") -> Prepared:
+    """Shape ``runs`` into paragraphs of words; ``direction`` (ltr, rtl or auto) sets each paragraph's."""
+    paragraphs: list[Paragraph] = []
     missing: dict[str, None] = {}
-    space_font = last_font = chain.fonts("regular")[0]
+    notes: dict[str, None] = {}
+    current: list[Run] = []
+    for run in runs + [Run("\n")]:
+        if run.text == "\n" and not run.icon:
+            paragraphs.append(_paragraph(current, chain, direction, missing, notes))
+            current = []
+        else:
+            current.append(run)
+    return Prepared(tuple(paragraphs), tuple(missing), tuple(notes))
 
-    def end_word() -> None:
-        nonlocal pieces, width
-        if pieces:
-            words.append(_new(Word, (tuple(pieces), width, width1(" ", last_font))))
-            pieces = []
-            width = 0.0
 
-    for run in runs:
+def _paragraph(runs: list[Run], chain: FontChain, direction: str, missing: dict, notes: dict) -> Paragraph:
+    """One paragraph shaped: each stretch of one run, font and direction shaped whole (so kerning and
+    joining see their neighbours), then cut into words at the line break opportunities."""
+    if not runs:
+        return Paragraph(())
+    # the paragraph's characters, an icon standing as one character, and the run each belongs to
+    text = "".join(r.text if not r.icon else _PLACEHOLDER for r in runs)
+    owner: list[int] = []
+    for i, r in enumerate(runs):
+        owner.extend([i] * (1 if r.icon else len(r.text)))
+    rtl = base_rtl(text, direction)
+    level = levels(text, rtl)
+    segments = _segments(text, owner, level, runs, chain, missing, notes)
+    words: list[Word] = []
+    pos = 0
+    k = 0  # the segment the unit starts in
+    # icons break like letters (so ":coin:3" stays whole); UAX #14 would break around U+FFFC
+    for unit in _keep_numbers(break_units(text.replace(_PLACEHOLDER, "A"))):
+        body_end = pos + len(unit.rstrip(" "))
+        end = pos + len(unit)
+        while segments[k].stop <= pos:
+            k += 1
+        pieces = _cut(segments, k, pos, body_end)
+        space_pieces = _cut(segments, k, body_end, end) if end > body_end else []
+        space = space_pieces[0] if len(space_pieces) == 1 else _joined(space_pieces)
+        parts: tuple[Word, ...] = ()
+        if len(pieces) == 1 and not pieces[0].icon and emergency_breakable(pieces[0].text):
+            parts = _parts(pieces[0], space)
+        words.append(_new(Word, (tuple(pieces), sum(p.w1 for p in pieces), space.w1 if space else 0.0, space,
+                                 parts)))
+        pos = end
+    return Paragraph(tuple(words), rtl)
+
+
+class _Segment(NamedTuple):
+    """Characters ``start`` to ``stop`` of a paragraph in one run, font and level, shaped whole."""
+
+    start: int
+    stop: int
+    run: Run
+    font: str
+    level: int
+    glyphs: Glyphs | None  # None for an icon
+    text: str = ""
+
+
+def _segments(text: str, owner: list[int], level: tuple[int, ...], runs: list[Run], chain: FontChain,
+              missing: dict, notes: dict) -> list[_Segment]:
+    out: list[_Segment] = []
+    n = len(text)
+    i = 0
+    while i < n:
+        j = i + 1
+        while j < n and owner[j] == owner[i] and level[j] == level[i]:
+            j += 1
+        run = runs[owner[i]]
         if run.icon:
-            pieces.append(Piece("", space_font, run.color, ICON_EM, run.icon))
-            width += ICON_EM
-            continue
-        if run.text == "\n":
-            end_word()
-            paragraphs.append(tuple(words))
-            words = []
-            continue
-        style = _style(run)
-        for font, part in chain.split(run.text, style):
-            if font is None:
-                missing.update(dict.fromkeys(c for c in part if c != " "))
-                font = chain.fonts(style)[0]
-            chunks = part.split(" ")
-            inner = len(chunks) - 1  # chunks before this are whole words, with spaces both sides
-            for i, chunk in enumerate(chunks):
-                if (0 < i < inner and chunk
-                        and not ((chunk[-1].isdecimal() or chunk[-1] in "%×") and _NUMBER.match(chunk))
-                        and not (pieces and _NUMBER.match(pieces[-1].text))):
-                    # the common case, a whole word in one font: measured once per deck
-                    if pieces:
-                        end_word()
-                    words.append(_word(chunk, font, run.color))
-                    last_font = font
-                    continue
-                if i and pieces and _NUMBER.match(pieces[-1].text) and chunk:
-                    # a number and what it counts stay on one line ("7 links", "5 ×")
-                    space = width1(" ", pieces[-1].font)
-                    pieces.append(_new(Piece, (" ", pieces[-1].font, pieces[-1].color, space, "")))
-                    width += space
-                elif i:
-                    end_word()
-                if chunk:
-                    w = width1(chunk, font)
-                    pieces.append(_new(Piece, (chunk, font, run.color, w, "")))
-                    width += w
-                    last_font = font
-    end_word()
-    paragraphs.append(tuple(words))
-    return Prepared(tuple(paragraphs), tuple(missing))
+            out.append(_Segment(i, j, run, chain.fonts("regular")[0], level[i], None, _PLACEHOLDER))
+        else:
+            start = i
+            for font, part in _fonts(text[i:j], run, chain, missing, notes):
+                glyphs = shape(part, font, bool(level[i] % 2), chain.features(font))
+                out.append(_Segment(start, start + len(part), run, font, level[i], glyphs, part))
+                start += len(part)
+        i = j
+    return out
+
+
+def _cut(segments: list[_Segment], k: int, start: int, stop: int) -> list[Piece]:
+    """Pieces for characters ``start`` to ``stop``, from segment ``k`` on."""
+    pieces: list[Piece] = []
+    while start < stop:
+        while segments[k].stop <= start:
+            k += 1
+        seg = segments[k]
+        until = min(stop, seg.stop)
+        if seg.glyphs is None:
+            pieces.append(Piece("", seg.font, seg.run.color, ICON_EM, seg.run.icon, None, seg.level))
+        else:
+            glyphs = seg.glyphs if (start, until) == (seg.start, seg.stop) else \
+                seg.glyphs.chars(start - seg.start, until - seg.start)
+            if glyphs.ids:
+                text = seg.text[start - seg.start:until - seg.start]
+                pieces.append(_new(Piece, (text, seg.font, seg.run.color, sum(glyphs.advances) / glyphs.upem, "",
+                                           glyphs, seg.level)))
+        start = until
+    return pieces
+
+
+def _joined(pieces: list[Piece]) -> Piece | None:
+    if not pieces:
+        return None
+    glyphs = pieces[0].glyphs
+    for p in pieces[1:]:
+        glyphs = glyphs + p.glyphs if glyphs is not None and p.glyphs is not None else glyphs
+    return pieces[0]._replace(text="".join(p.text for p in pieces), w1=sum(p.w1 for p in pieces), glyphs=glyphs)
+
+
+def _keep_numbers(units: tuple[str, ...]) -> list[str]:
+    """A number and what it counts stay on one line ("7 links", "5 ×")."""
+    out: list[str] = []
+    for unit in units:
+        if out and out[-1].endswith(" ") and _NUMBER.match(out[-1].rstrip(" ").rsplit(" ", 1)[-1]) and unit.strip():
+            out[-1] += unit
+        else:
+            out.append(unit)
+    return out
+
+
+def _fonts(text: str, run: Run, chain: FontChain, missing: dict, notes: dict) -> list[tuple[str, str]]:
+    """``text`` cut into runs of one font, noting characters no font has and styles that fall back."""
+    style = _style(run)
+    out: list[tuple[str, str]] = []
+    for font, part in chain.split(text, style):
+        if font is None:
+            missing.update(dict.fromkeys(c for c in part if c != " "))
+            font = chain.fonts(style)[0]
+        elif style != "regular" and not face(font).color:  # emoji have no bold: nothing to say
+            lack = chain.lacks(font, style)
+            if lack is not None:
+                notes[f"font '{lack.family}' has no {style.replace('_', ' ')} face: its "
+                      f"{style.replace('_', ' ')} text prints {lack.used.replace('_', ' ')}"] = None
+        _check_shaping(part, font, notes)
+        if out and out[-1][0] == font:
+            out[-1] = (font, out[-1][1] + part)
+        else:
+            out.append((font, part))
+    return out
+
+
+@lru_cache(maxsize=4096)
+def _unshapeable(text: str, font: str) -> str:
+    """The script of ``text`` that ``font`` has letters for but no shaping rules, or ''."""
+    from fontTools import unicodedata as ucd
+
+    scripts = face(font).scripts
+    for char in dict.fromkeys(text):
+        code = ucd.script(char)
+        tags = _COMPLEX.get(code)
+        if tags and not scripts.intersection(tags):
+            return ucd.script_name(code)
+    return ""
+
+
+def _check_shaping(text: str, font: str, notes: dict) -> None:
+    if text.isascii():
+        return
+    script = _unshapeable(text, font)
+    if script:
+        notes[f"font '{face(font).path.name}' has {script} letters but no {script} shaping rules: "
+              f"{text.strip()[:20]!r} prints with its letters unjoined or misplaced; use a font made for "
+              f"{script}"] = None
+
+
+def _parts(piece: Piece, space: Piece | None) -> tuple[Word, ...]:
+    """A word cut into its grapheme clusters, for a last-resort break (Thai, with no dictionary)."""
+    glyphs = piece.glyphs
+    assert glyphs is not None
+    clusters = shaping_clusters(piece.text)
+    if len(clusters) < 2:
+        return ()
+    out = []
+    start = glyphs.clusters[-1] if glyphs.rtl else glyphs.clusters[0]
+    for i, cluster in enumerate(clusters):
+        part = glyphs.chars(start, start + len(cluster))
+        start += len(cluster)
+        p = piece._replace(text=cluster, w1=sum(part.advances) / part.upem, glyphs=part)
+        last = i == len(clusters) - 1
+        out.append(_new(Word, ((p,), p.w1, space.w1 if last and space else 0.0, space if last else None, ())))
+    return tuple(out)
 
 
 # --- wrapping and fitting ----------------------------------------------------------
 
-Line = tuple[tuple[Word, ...], float]  # words and width at 1 pt
+class Line(NamedTuple):
+    """Words of one line, its width at 1 pt, and whether its paragraph runs right to left."""
+
+    words: tuple[Word, ...]
+    w1: float
+    rtl: bool = False
 
 
 def wrap(text: Prepared, size: float, box_width: float) -> list[Line]:
-    """Greedy word wrap at ``size``; a word wider than the box stays whole (and won't fit)."""
+    """Greedy wrap at ``size`` at the words' break opportunities; a word wider than the box stays
+    whole (and won't fit), unless it has parts to break between (Thai)."""
     limit = (box_width + _EPS) / size
     lines: list[Line] = []
     for paragraph in text.paragraphs:
-        if not paragraph:
-            lines.append(((), 0.0))
+        words, rtl = paragraph
+        if not words:
+            lines.append(_new(Line, ((), 0.0, rtl)))
             continue
-        line = [paragraph[0]]
-        used = paragraph[0].w1
-        for word in paragraph[1:]:
-            grown = used + line[-1].space_w1 + word.w1
-            if grown <= limit:
-                line.append(word)
-                used = grown
+        line: list[Word] = []
+        used = 0.0
+        for word in words:
+            if word.parts and word.w1 > limit:
+                todo: tuple[Word, ...] = word.parts
             else:
-                lines.append((tuple(line), used))
-                line, used = [word], word.w1
-        lines.append((tuple(line), used))
+                todo = (word,)
+            for part in todo:
+                grown = used + line[-1].space_w1 + part.w1 if line else part.w1
+                if not line or grown <= limit:
+                    line.append(part)
+                    used = grown
+                else:
+                    lines.append(_new(Line, (tuple(line), used, rtl)))
+                    line, used = [part], part.w1
+        lines.append(_new(Line, (tuple(line), used, rtl)))
     return lines
 
 
@@ -255,7 +421,7 @@ def fits_at(text: Prepared, size: float, width: float, height: float, leading: f
             max_lines: int | None = None) -> Fitted:
     lines = wrap(text, size, width)
     ok = (len(lines) * size * leading <= height + _EPS
-          and all(w * size <= width + _EPS for _, w in lines)
+          and all(line.w1 * size <= width + _EPS for line in lines)
           and (max_lines is None or len(lines) <= max_lines))
     return Fitted(size, tuple(lines), ok, leading)
 
@@ -320,50 +486,59 @@ def fit_list_at(items: list[Prepared], size: float, width: float, height: float,
         chunk = entries[c * per_column:(c + 1) * per_column]
         tall = sum(len(e) for e in chunk) * size * leading + gap * size * max(0, len(chunk) - 1)
         ok = ok and tall <= height + _EPS
-    ok = ok and all(w * size <= text_w + _EPS for e in entries for _, w in e)
+    ok = ok and all(line.w1 * size <= text_w + _EPS for e in entries for line in e)
     return ListFit(size, entries, columns, ok, leading, gap)
 
 
 # --- drawing as data ---------------------------------------------------------------
-# A text op is ("text", x, baseline, font, size, color, string, width); an icon op is
+# A text op is ("text", x, baseline, font, size, color, string, width, glyphs); an icon op is
 # ("icon", name, x, bottom, size, color). The renderer replays them.
 
 def line_ops(line: Line, size: float, x: float, baseline: float, color: RGB) -> list[tuple]:
-    """Ops for one line, merging neighbouring words of one font and colour into one string."""
-    ops: list[tuple] = []
-    words, _ = line
-    text, font, ink, start = "", "", color, x
+    """Ops for one line, left to right in visual order (UAX #9's rule L2 over the line's pieces and
+    spaces), neighbouring pieces of one font and colour merged into one run of glyphs."""
+    items: list[Piece] = []
+    words = line.words
     for i, word in enumerate(words):
-        if i:
-            prev = words[i - 1]
-            if text:
-                text += " "
-            x += prev.space_w1 * size
-        for piece in word.pieces:
-            piece_color = piece.color or color
-            if piece.icon:
-                if text:
-                    ops.append(("text", start, baseline, font, size, ink, text, x - start))
-                    text = ""
-                ops.append(("icon", piece.icon, x + size * 0.02, baseline - size * 0.12, size, piece_color))
+        items.extend(word.pieces)
+        if i < len(words) - 1 and word.space is not None:
+            items.append(word.space)
+    if line.rtl or any(p.level for p in items):
+        items = [items[i] for i in visual_order([p.level for p in items])]
+    ops: list[tuple] = []
+    text, font, ink, start, glyphs = "", "", color, x, None
+    for piece in items:
+        piece_color = piece.color or color
+        if piece.icon:
+            if glyphs is not None:
+                ops.append(("text", start, baseline, font, size, ink, text, x - start, glyphs))
+                glyphs = None
+            ops.append(("icon", piece.icon, x + size * 0.02, baseline - size * 0.12, size, piece_color))
+        else:
+            if glyphs is not None and (piece.font != font or piece_color != ink):
+                ops.append(("text", start, baseline, font, size, ink, text, x - start, glyphs))
+                glyphs = None
+            if glyphs is None:
+                start, font, ink, text, glyphs = x, piece.font, piece_color, piece.text, piece.glyphs
             else:
-                if text and (piece.font != font or piece_color != ink):
-                    # the space stays with the words before it, so the next string starts where
-                    # this one ends and the writer need not move the text cursor
-                    ops.append(("text", start, baseline, font, size, ink, text, x - start))
-                    text = ""
-                if not text:
-                    start, font, ink = x, piece.font, piece_color
-                text += piece.text
-            x += piece.w1 * size
-    if text:
-        ops.append(("text", start, baseline, font, size, ink, text, x - start))
+                # the op's string is in reading order: right-to-left pieces come before those drawn
+                # to their left
+                text = piece.text + text if piece.level % 2 else text + piece.text
+                assert piece.glyphs is not None
+                glyphs = glyphs + piece.glyphs
+        x += piece.w1 * size
+    if glyphs is not None:
+        ops.append(("text", start, baseline, font, size, ink, text, x - start, glyphs))
     return ops
 
 
 def block_ops(fitted: Fitted, x: float, top: float, width: float, height: float, align: str,
               valign: str, color: RGB) -> list[tuple]:
-    """Ops for a fitted block in the box whose top-left is (x, top), y growing upwards."""
+    """Ops for a fitted block in the box whose top-left is (x, top), y growing upwards.
+
+    ``align`` is left, right, center, or start and end: the side a line's paragraph starts or ends
+    on (right for a right-to-left paragraph).
+    """
     size = fitted.size
     block = fitted.height
     if valign == "middle":
@@ -373,8 +548,18 @@ def block_ops(fitted: Fitted, x: float, top: float, width: float, height: float,
     ops: list[tuple] = []
     baseline = top - size * 0.93
     for line in fitted.lines:
-        w = line[1] * size
-        lx = x + (width - w) / 2 if align == "center" else x + width - w if align == "right" else x
+        w = line.w1 * size
+        side = absolute_align(align, line.rtl)
+        lx = x + (width - w) / 2 if side == "center" else x + width - w if side == "right" else x
         ops.extend(line_ops(line, size, lx, baseline, color))
         baseline -= size * fitted.leading
     return ops
+
+
+def absolute_align(align: str, rtl: bool) -> str:
+    """left, right or center for ``align`` in a paragraph of this direction."""
+    if align == "start":
+        return "right" if rtl else "left"
+    if align == "end":
+        return "left" if rtl else "right"
+    return align

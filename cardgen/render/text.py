@@ -1,29 +1,137 @@
-"""Text on the Python-drawn card kinds: the bundled DejaVu Sans, embedded in every PDF.
+"""Writing shaped text into a PDF, for layouts and for the labels cardgen draws itself.
 
-Layouts set their text through rich.py; the few kinds drawn in Python
-(the tile) use these two faces and ``check`` what they print against
-the font, so a character it lacks is reported rather than printed as a box.
+``TextOut`` writes text ops (rich.py's ``("text", x, baseline, font, size, color, string, width,
+glyphs)``) onto a reportlab canvas: neighbouring ops share one text object, the font and colour
+are set only when they change, and glyphs go out through pdffont.py as the glyph ids HarfBuzz
+chose. Runs of a colour font (emoji) are pictures, drawn when the text object closes.
+
+``draw`` and ``width`` set a line of plain words in the bundled DejaVu Sans (page labels, the
+calibration sheet, reports), through the same shaping and writer as the cards.
 """
 from __future__ import annotations
 
+from functools import lru_cache
+from pathlib import Path
+
+from reportlab.lib.rl_accel import fp_str
 from reportlab.pdfbase import pdfmetrics
+from reportlab.pdfbase.ttfonts import TTFont
 
-from .fonts import FontChain, default_family, describe, register
+from ..model import RGB
+from . import rich
+from .fonts import FontChain, default_family, describe, face
+from .pdffont import color_glyph, draw_color_glyph, embedded_font, with_actual_text
 
+#: the canvas's initial font: a reportlab font that writes nothing unless used (cardgen never uses it)
 REGULAR = "DejaVuSans"
-BOLD = "DejaVuSans-Bold"
+BLACK: RGB = (0.0, 0.0, 0.0)
 
 
 def register_fonts() -> None:
-    """Register the bundled faces once per process, under their plain names."""
-    family = default_family()
-    register(family.file("regular"))
-    register(family.file("bold"))
+    """Register the bundled regular face with reportlab once, as the canvas's initial font."""
+    if REGULAR not in pdfmetrics.getRegisteredFontNames():
+        pdfmetrics.registerFont(TTFont(REGULAR, str(default_family().file("regular"))))
 
 
-def width(text: str, font: str, size: float) -> float:
-    register_fonts()
-    return pdfmetrics.stringWidth(text, font, size)
+class TextOut:
+    """Text ops written on ``canvas``, one text object at a time."""
+
+    def __init__(self, canvas):
+        self.canvas = canvas
+        self.text = None
+        self.colour: list[tuple] = []
+        self.selected: tuple | None = None
+        self.ink: RGB | None = None
+
+    def add(self, op: tuple) -> None:
+        _, x, y, font, size, color, words, width, glyphs = op
+        colour = face(font).color
+        if colour:
+            # colour glyphs are pictures, drawn after the text object; the text is written too, but
+            # invisible, so it copies and searches
+            self.colour.append(op)
+        text = self.text
+        if text is None:
+            text = self.text = self.canvas.beginText()
+            self.selected = self.ink = None
+            text.setTextOrigin(x, y)
+        elif text.getY() != y or abs(text.getX() - x) > 0.005:
+            text.setTextOrigin(x, y)
+        embedded = _embedded(font)
+        name = embedded.use(self.canvas._doc, zip(glyphs.ids, glyphs.texts))
+        if self.selected != (name, size):
+            text._code.append(f"{name} {fp_str(size)} Tf")
+            self.selected = (name, size)
+        if self.ink != color and not colour:
+            text.setFillColorRGB(*color)
+            self.ink = color
+        operators = embedded.glyph_operators(list(zip(glyphs.ids, glyphs.advances, glyphs.x_offsets,
+                                                      glyphs.y_offsets)), size)
+        if "" in glyphs.texts or any(len(t) > 1 and not t.isascii() for t in glyphs.texts):
+            # a cluster of several glyphs (a Devanagari vowel sign drawn before its consonant) or a
+            # glyph of several letters right to left (Arabic's lam-alef): the text layer reads the
+            # run's characters in order, not glyph by glyph
+            operators = with_actual_text(words, operators)
+        text._code.append(f"3 Tr {operators} 0 Tr" if colour else operators)
+        text._x += width
+
+    @property
+    def open(self) -> bool:
+        return self.text is not None or bool(self.colour)
+
+    def close(self) -> None:
+        if self.text is not None:
+            self.canvas.drawText(self.text)
+            self.text = None
+        for _, x, y, font, size, _color, _words, _width, glyphs in self.colour:
+            f = face(font)
+            data = _font_data(f.path)
+            for gid, advance, dx, dy in zip(glyphs.ids, glyphs.advances, glyphs.x_offsets, glyphs.y_offsets):
+                picture = color_glyph(data, f.index, gid)
+                if picture is not None:
+                    draw_color_glyph(self.canvas, picture, x + dx * size / f.upem, y + dy * size / f.upem, size,
+                                     f.upem)
+                x += advance * size / f.upem
+        self.colour.clear()
+
+
+@lru_cache(maxsize=256)
+def _embedded(font: str):
+    """The PDF font of a registered face (``embedded_font`` checks its file's path and time: once)."""
+    f = face(font)
+    return embedded_font(f.path, f.index)
+
+
+@lru_cache(maxsize=16)
+def _font_data(path: Path) -> bytes:
+    return path.read_bytes()
+
+
+@lru_cache(maxsize=4096)
+def _line(words: str, bold: bool) -> rich.Line:
+    """``words`` as written (no markup), shaped and kept on one line."""
+    return rich.wrap(rich.prepare([rich.Run(words, bold)], FontChain()), 1.0, float("inf"))[0]
+
+
+def width(words: str, size: float, bold: bool = False) -> float:
+    """The width of ``words`` set in DejaVu Sans at ``size``."""
+    return _line(words, bold).w1 * size if words else 0.0
+
+
+def draw(canvas, x: float, y: float, words: str, size: float, bold: bool = False, align: str = "left",
+         color: RGB = BLACK) -> None:
+    """``words`` set on one line in DejaVu Sans at ``size``, from ``x`` (or centred on it, or ending at
+    it) on the baseline ``y``."""
+    if not words:
+        return
+    line = _line(words, bold)
+    w = line.w1 * size
+    left = x - w / 2 if align == "center" else x - w if align == "right" else x
+    out = TextOut(canvas)
+    for op in rich.line_ops(line, size, left, y, color):
+        if op[0] == "text":
+            out.add(op)
+    out.close()
 
 
 def check(ctx, card_id: str, what: str, words: str) -> None:

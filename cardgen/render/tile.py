@@ -32,6 +32,4 @@ def draw(canvas, card, ctx) -> None:
     draw_icon(canvas, "node" if mark == "circle" else f"node-{mark}", cx, cy, h * 0.46, fill, darken(fill, 0.55))
     if card.title:
         text.check(ctx, card.id, "title", card.title)
-        canvas.setFillColorRGB(*INK)
-        canvas.setFont(text.BOLD, 6.5)
-        canvas.drawString(ctx.safe, ctx.safe, card.title.upper())
+        text.draw(canvas, ctx.safe, ctx.safe, card.title.upper(), 6.5, bold=True, color=INK)

@@ -1,0 +1,202 @@
+"""Shaping, direction and line breaks: what turns characters into positioned glyphs.
+
+- **Shaping** is HarfBuzz's (uharfbuzz): every run of one face, style and
+  direction is shaped with the face's own file, kerning, ligatures and the
+  script's own rules on (Arabic joining, Indic conjuncts, Thai marks), plus the
+  OpenType ``features`` its family asks for. A run is shaped once per process.
+- **Direction** is the Unicode Bidirectional Algorithm (UAX #9), from
+  python-bidi: each character gets an embedding level, a paragraph's base
+  direction comes from its first strong character or is given, and a line's
+  runs are put in visual order by rule L2 when it is drawn.
+- **Line breaks** are UAX #14's, from unicode-segmentation-rs (Rust's
+  unicode-linebreak): CJK breaks between ideographs, never before closing
+  punctuation such as 。 or 、, and never after opening brackets. Scripts
+  written without spaces that need a dictionary (Thai, Lao, Khmer, Myanmar)
+  break only at spaces, and between grapheme clusters where a phrase is wider
+  than the line.
+"""
+from __future__ import annotations
+
+import re
+from bisect import bisect_left, bisect_right
+from functools import lru_cache
+from typing import NamedTuple
+
+import uharfbuzz as hb
+import unicode_segmentation_rs
+
+from .fonts import face
+
+#: characters of the scripts written right to left, and the explicit direction marks: text with
+#: none of them is all left to right, and the bidi algorithm need not run
+_RTL = re.compile("[\u0590-\u08ff\ufb1d-\ufdff\ufe70-\ufefc\u200f\u202b\u202e\u2067"
+                  "\U00010800-\U00010fff\U0001e800-\U0001efff]")
+#: South-East Asian scripts that need a dictionary to find word breaks (UAX #14 class SA)
+_SA = re.compile("[\u0e00-\u0eff\u1000-\u109f\u1780-\u17ff\u19e0-\u19ff\u1a20-\u1aaf\uaa60-\uaadf]")
+
+
+class Glyphs(NamedTuple):
+    """A shaped run, glyphs in visual order (left to right), positions in font units.
+
+    ``texts`` gives each glyph the characters it stands for, for the PDF's text layer: a ligature
+    stands for all its characters, and the second and later glyphs of a cluster for none.
+    """
+
+    ids: tuple[int, ...]
+    advances: tuple[int, ...]
+    x_offsets: tuple[int, ...]
+    y_offsets: tuple[int, ...]
+    texts: tuple[str, ...]
+    upem: int
+    #: the index in the shaped text of the first character of each glyph's cluster
+    clusters: tuple[int, ...] = ()
+    rtl: bool = False
+
+    @property
+    def w1(self) -> float:
+        """The width at 1 pt."""
+        return sum(self.advances) / self.upem
+
+    def __add__(self, other: tuple) -> Glyphs:
+        assert isinstance(other, Glyphs)
+        return Glyphs(self.ids + other.ids, self.advances + other.advances, self.x_offsets + other.x_offsets,
+                      self.y_offsets + other.y_offsets, self.texts + other.texts, self.upem)
+
+    def chars(self, start: int, stop: int) -> Glyphs:
+        """The glyphs of the characters ``start`` to ``stop`` (clusters that begin there): a contiguous
+        run, since HarfBuzz keeps clusters in order (reversed right to left)."""
+        clusters = self.clusters
+        if self.rtl:
+            negated = self._negated
+            lo, hi = bisect_right(negated, -stop), bisect_right(negated, -start)
+        else:
+            lo, hi = bisect_left(clusters, start), bisect_left(clusters, stop)
+        return Glyphs(self.ids[lo:hi], self.advances[lo:hi], self.x_offsets[lo:hi], self.y_offsets[lo:hi],
+                      self.texts[lo:hi], self.upem, clusters[lo:hi], self.rtl)
+
+    @property
+    def _negated(self) -> tuple[int, ...]:
+        return tuple(-c for c in self.clusters)
+
+
+@lru_cache(maxsize=4096)  # a paragraph each: labels and titles recur, long rules seldom
+def shape(text: str, font: str, rtl: bool = False, features: tuple[tuple[str, int], ...] = ()) -> Glyphs:
+    """``text`` shaped with the registered face ``font``, right to left when ``rtl``."""
+    f = face(font)
+    buf = hb.Buffer()
+    buf.add_codepoints([ord(c) for c in text])
+    buf.guess_segment_properties()
+    buf.direction = "rtl" if rtl else "ltr"
+    buf.cluster_level = hb.BufferClusterLevel.MONOTONE_CHARACTERS
+    hb.shape(f.hb_font, buf, dict(features))
+    infos, positions = buf.glyph_infos, buf.glyph_positions
+    clusters = [i.cluster for i in infos]
+    # the characters of each cluster, given to the cluster's first glyph in logical order
+    starts = sorted(set(clusters))
+    ends = dict(zip(starts, starts[1:] + [len(text)]))
+    texts = [""] * len(infos)
+    seen: set[int] = set()
+    for i in (range(len(infos) - 1, -1, -1) if rtl else range(len(infos))):
+        c = clusters[i]
+        if c not in seen:
+            seen.add(c)
+            texts[i] = text[c:ends[c]]
+    return Glyphs(tuple(i.codepoint for i in infos), tuple(p.x_advance for p in positions),
+                  tuple(p.x_offset for p in positions), tuple(p.y_offset for p in positions), tuple(texts), f.upem,
+                  tuple(clusters), rtl)
+
+
+def needs_bidi(text: str) -> bool:
+    return _RTL.search(text) is not None
+
+
+def base_rtl(text: str, direction: str = "auto") -> bool:
+    """Whether a paragraph runs right to left: as given, or from its first strong character (P2, P3)."""
+    if direction != "auto":
+        return direction == "rtl"
+    if not needs_bidi(text):
+        return False
+    from bidi.algorithm import get_base_level
+
+    return bool(get_base_level(text))
+
+
+@lru_cache(maxsize=4096)
+def levels(text: str, rtl: bool) -> tuple[int, ...]:
+    """The embedding level of each character of a paragraph (UAX #9, rules up to I2)."""
+    if not rtl and not needs_bidi(text):
+        return (0,) * len(text)
+    from bidi import algorithm as uba
+
+    storage = uba.get_empty_storage()
+    storage["base_level"] = int(rtl)
+    storage["base_dir"] = "R" if rtl else "L"
+    uba.get_embedding_levels(text, storage)
+    uba.explicit_embed_and_overrides(storage, False)
+    uba.resolve_weak_types(storage, False)
+    uba.resolve_neutral_types(storage, False)
+    uba.resolve_implicit_levels(storage, False)
+    # rule X9 removed the embedding controls and boundary neutrals (joiners): each takes the level
+    # of the character before it
+    chars = storage["chars"]
+    out: list[int] = []
+    j = 0
+    for char in text:
+        if j < len(chars) and chars[j]["ch"] == char:
+            out.append(chars[j]["level"])
+            j += 1
+        else:
+            out.append(out[-1] if out else int(rtl))
+    return tuple(out)
+
+
+def visual_order(levels: list[int]) -> list[int]:
+    """Indexes of items in the order they are drawn left to right, by rule L2: from the highest level
+    down to the lowest odd one, every run of items at that level or above is reversed."""
+    order = list(range(len(levels)))
+    if not levels or max(levels) == 0:
+        return order
+    lowest_odd = min(lv for lv in levels if lv % 2) if any(lv % 2 for lv in levels) else max(levels)
+    for level in range(max(levels), lowest_odd - 1, -1):
+        i = 0
+        while i < len(order):
+            if levels[order[i]] >= level:
+                j = i
+                while j < len(order) and levels[order[j]] >= level:
+                    j += 1
+                order[i:j] = reversed(order[i:j])
+                i = j
+            else:
+                i += 1
+    return order
+
+
+@lru_cache(maxsize=4096)
+def break_units(text: str) -> tuple[str, ...]:
+    """``text`` cut at its UAX #14 line break opportunities; each unit keeps its trailing spaces."""
+    if text.isascii() and _SIMPLE.fullmatch(text):
+        return _split_at_spaces(text)
+    return tuple(unicode_segmentation_rs.line_break_units(text))
+
+
+#: plain ASCII words and punctuation: UAX #14 breaks these only after spaces
+_SIMPLE = re.compile(r"[A-Za-z0-9 .,;:!?'\"()&+=*%#@$]*")
+
+
+def _split_at_spaces(text: str) -> tuple[str, ...]:
+    out: list[str] = []
+    for word in re.findall(r"[^ ]+ *| +", text):
+        if out and word.startswith(" "):
+            out[-1] += word
+        else:
+            out.append(word)
+    return tuple(out)
+
+
+def emergency_breakable(text: str) -> bool:
+    """Text in a script that UAX #14 cannot break without a dictionary (Thai, Lao, Khmer, Myanmar)."""
+    return _SA.search(text) is not None
+
+
+def clusters(text: str) -> list[str]:
+    return unicode_segmentation_rs.graphemes(text, True)
