@@ -7,6 +7,7 @@ them); a missing one skips its test here and fails it under CI=true.
 from __future__ import annotations
 
 import ctypes
+import functools
 import io
 import os
 import re
@@ -464,3 +465,66 @@ def test_without_compression_the_font_program_is_stored_plain():
     pdf = page([Run(DEJAVU, "Plain", 20, 100, 12)], compression=0)
     assert b"/FontFile2" in pdf and b"/Length1" in pdf and b"FlateDecode" not in pdf
     assert text_of(pdf) == "Plain"
+
+
+def test_sbix_pictures_sit_at_their_origin_offset_and_dupes_follow():
+    glyph = color_glyph(sbix_font(), 0, 1)
+    assert glyph is not None and glyph.png is not None
+    assert glyph.box == (100.0, -200.0, 1100.0, 300.0)  # 20x10 px at 20 ppem, origin offset (2, -4) px
+    assert color_glyph(sbix_font(), 0, 2) == glyph
+    assert color_glyph(sbix_font(), 0, 0) is None
+
+
+@functools.lru_cache(maxsize=1)
+def sbix_font() -> bytes:
+    """An sbix font: glyph 'g' a 20x10 green picture at 20 ppem, glyph 'dup' a reference to it."""
+    from fontTools.fontBuilder import FontBuilder
+    from fontTools.pens.ttGlyphPen import TTGlyphPen
+    from fontTools.ttLib import newTable
+    from fontTools.ttLib.tables.sbixGlyph import Glyph
+    from fontTools.ttLib.tables.sbixStrike import Strike
+    from PIL import Image
+
+    png = io.BytesIO()
+    Image.new("RGBA", (20, 10), (0, 200, 0, 255)).save(png, "PNG")
+    names = [".notdef", "g", "dup"]
+    builder = FontBuilder(1000, isTTF=True)
+    builder.setupGlyphOrder(names)
+    builder.setupCharacterMap({0x41: "g", 0x42: "dup"})
+    builder.setupGlyf({name: TTGlyphPen(None).glyph() for name in names})
+    builder.setupHorizontalMetrics(dict.fromkeys(names, (1000, 0)))
+    builder.setupHorizontalHeader(ascent=800, descent=-200)
+    builder.setupNameTable({"familyName": "Sbix Test", "styleName": "Regular"})
+    builder.setupOS2()
+    builder.setupPost()
+    strike = Strike(ppem=20, resolution=72)
+    strike.glyphs["g"] = Glyph(glyphName="g", graphicType="png ", imageData=png.getvalue(),
+                               originOffsetX=2, originOffsetY=-4)
+    strike.glyphs["dup"] = Glyph(glyphName="dup", graphicType="dupe", referenceGlyphName="g")
+    sbix = newTable("sbix")
+    sbix.strikes[20] = strike
+    builder.font["sbix"] = sbix
+    out = io.BytesIO()
+    builder.save(out)
+    return out.getvalue()
+
+
+def test_a_truetype_collection_face_is_chosen_by_its_index():
+    from fontTools.ttLib import TTCollection, TTFont
+
+    collection = TTCollection()
+    collection.fonts = [TTFont(str(DEJAVU)), TTFont(str(bundled("fonts") / "DejaVuSans-Bold.ttf"))]
+    out = io.BytesIO()
+    collection.save(out)
+    bold = EmbeddedFont(out.getvalue(), 1, "collection-1")
+    assert bold._ps_name == "DejaVuSans-Bold"
+    glyphs, _ = shape(bundled("fonts") / "DejaVuSans-Bold.ttf", "Bold")
+    assert [bold.advance(g[0]) for g in glyphs] == [g[1] for g in glyphs]  # no kerning in "Bold"
+    program = TTFont(io.BytesIO(bold.subset_program([g[0] for g in glyphs])))
+    assert all(program["glyf"][program.getGlyphOrder()[g[0]]].numberOfContours > 0 for g in glyphs)
+
+
+def test_a_truncated_cff_collection_raises_font_program_error():
+    data = font_file(CJK).read_bytes()[:1_000_000]
+    with pytest.raises(FontProgramError, match="truncated"):
+        EmbeddedFont(data, 0, "cut")

@@ -14,7 +14,8 @@ Use, from the drawing code::
 
 - ``EmbeddedFont(data, index, key)``: one face of a font file (``data`` the whole file, ``index``
   the face in a .ttc/.otc collection, 0 otherwise; ``key`` unique among faces). ``embedded_font``
-  caches one per resolved path, modification time and index.
+  caches one per resolved path, modification time and index; a file it cannot read raises the
+  CardgenError of ``files.read_input``, bad font data FontProgramError.
 - ``font.use(doc, glyphs)`` records ``(gid, text)`` pairs for the document: ``text`` is what the
   glyph stands for in the ToUnicode map ("fi" for a ligature, "" for a glyph that stands for
   nothing, such as the second glyph of a cluster). A glyph keeps the first non-empty text it is
@@ -27,15 +28,19 @@ Use, from the drawing code::
   raises FontProgramError here, in ``use``, never at save time.
 - ``font.glyph_operators(glyphs, size)``: TJ (and Ts for vertical offsets) operators drawing
   positioned glyphs ``(gid, x_advance, x_offset, y_offset)`` in font units from the current text
-  position, which afterwards is the start plus the sum of the advances (to 1/1000 of a TJ unit).
-  They assume character spacing 0 and horizontal scaling 100 (reportlab's defaults).
+  position, which afterwards is the start plus the sum of the advances (to 10^-6 em); each glyph
+  sits within 1/2000 em of its place, so most unkerned glyphs need no TJ number. The /W widths
+  are whole 1000/em units (pdfium reads them so). The operators assume character spacing 0 and
+  horizontal scaling 100 (reportlab's defaults).
 - ``font.advance(gid)`` (font units), ``font.units_per_em``, ``font.glyph_count``.
 - ``color_glyph(data, index, gid)`` (or ``font.color_glyph(gid)``) -> ``ColorGlyph | None`` and
   ``draw_color_glyph(canvas, glyph, x, baseline, size, upem)`` for colour fonts: CBDT/CBLC and sbix
-  PNG bitmaps (the largest strike), COLR version 0 layers with CPAL colours. COLR version 1
-  (gradients, transforms) is not read: such a glyph answers None. A colour font with no outlines
-  (Noto Color Emoji) still makes an EmbeddedFont, of empty glyphs with the font's advances, so a run
-  of emoji can be written as (invisible) text for copying and searching, under its colour pictures.
+  PNG bitmaps (the largest strike), COLR version 0 layers with CPAL colours (palette 0). Not read,
+  so answering None: COLR version 1 (gradients, transforms), sbix "flip" and non-PNG pictures,
+  SVG-in-OpenType. Bitmaps become one image XObject per distinct glyph and PDF (reportlab names
+  images by their pixels). A colour font with no outlines (Noto Color Emoji) still makes an
+  EmbeddedFont, of empty glyphs with the font's advances, so a run of emoji can be written as
+  invisible text for copying and searching, under its colour pictures.
 - ``with_actual_text(text, operators)`` wraps a run's operators so text extraction reads ``text``:
   ToUnicode gives each glyph one text, which cannot say a cluster whose glyphs are reordered or
   shared (Devanagari's i sign before its consonant); and pdfium reads a glyph mapped to nothing as
@@ -732,8 +737,8 @@ def _read_color_glyph(source: dict[str, Any], gid: int) -> ColorGlyph | None:
         glyphs, ppem = source["sbix"]
         glyph = glyphs.get(name)
         seen = 0
-        while glyph is not None and glyph.graphicType == "dupe" and seen < 8:
-            glyph = glyphs.get(order[struct.unpack(">H", glyph.imageData[:2])[0]])
+        while glyph is not None and glyph.graphicType == "dupe" and seen < 8:  # another glyph's picture
+            glyph = glyphs.get(glyph.referenceGlyphName)
             seen += 1
         if glyph is None or glyph.graphicType != "png " or not glyph.imageData:
             return None
