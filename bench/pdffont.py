@@ -10,7 +10,8 @@ Prints, each the fastest of --repeat timings (the machine is shared):
               and Noto Sans CJK JP (CFF outlines, converted) for 500 distinct characters
   first use   a fresh process opening Noto Sans CJK's collection and using its 500 glyphs, the
               CFF-to-TrueType conversion included
-  use         font.use(doc, glyphs) per text run once the glyphs are known (the drawing hot path)
+  use         font.use(doc, glyphs) per text run once the glyphs are known (the drawing hot path),
+              next to reportlab's TTFont.splitString of the same text (what it replaces)
   PDF bytes   a sample page of card text written with pdffont against reportlab's TTFont
               (canvas.drawString), the same text in both: a ratio
 """
@@ -140,6 +141,26 @@ def use_time(repeat: int) -> float:
     return best(many, repeat) / calls
 
 
+def split_time(repeat: int) -> float:
+    """Seconds per reportlab TTFont.splitString of the same 40-character runs (what use() replaces)."""
+    from reportlab.pdfbase.ttfonts import TTFont
+    from reportlab.pdfgen.canvas import Canvas
+
+    font = TTFont("BenchSplit", str(DEJAVU))
+    runs = [DECK_TEXT[i:i + 40] for i in range(0, 200, 40)]
+    doc = Canvas(io.BytesIO())._doc
+    for run in runs:
+        font.splitString(run, doc)
+    calls = 2000
+
+    def many():
+        for _ in range(calls // len(runs)):
+            for run in runs:
+                font.splitString(run, doc)
+
+    return best(many, repeat) / calls
+
+
 def page_bytes() -> tuple[int, int]:
     """Bytes of one page of card text through reportlab's TTFont and through pdffont."""
     from reportlab.pdfbase import pdfmetrics
@@ -195,7 +216,9 @@ def main() -> None:
         print(f"first use of Noto Sans CJK JP, {len(cjk_gids)} glyphs, fresh process: {first_use_cjk():.2f} s")
     else:
         print(f"{CJK} missing: apt-get install fonts-noto-cjk for the CJK figures")
-    print(f"font.use per 40-glyph run: {use_time(args.repeat // 10 or 1) * 1e6:.2f} us")
+    use, split = use_time(args.repeat // 10 or 1), split_time(args.repeat // 10 or 1)
+    print(f"font.use per 40-glyph run: {use * 1e6:.2f} us; reportlab TTFont.splitString of the same "
+          f"text {split * 1e6:.2f} us (ratio {use / split:.2f})")
     reportlab_size, ours = page_bytes()
     print(f"PDF bytes, one page of card text: reportlab TTFont {reportlab_size:,}, pdffont {ours:,} "
           f"(ratio {ours / reportlab_size:.2f})")

@@ -528,3 +528,13 @@ def test_a_truncated_cff_collection_raises_font_program_error():
     data = font_file(CJK).read_bytes()[:1_000_000]
     with pytest.raises(FontProgramError, match="truncated"):
         EmbeddedFont(data, 0, "cut")
+
+
+def test_right_to_left_glyphs_and_their_marks_sit_where_harfbuzz_put_them():
+    """Arabic with vowel marks: HarfBuzz offsets each mark in x and y from its base (Ts for y)."""
+    run = Run(font_file(NOTO / "NotoSansArabic-Regular.ttf"), "بَيْتٌ", 20, 100, 30)
+    assert any(g[3] for g in run.glyphs) and any(g[2] for g in run.glyphs), "the marks have offsets"
+    found = chars(page([run]))
+    for (gid, _, _, y_offset, _), x in zip(run.glyphs, run.origins()):
+        y = run.y + y_offset * run.size / run.upem
+        assert any(abs(fx - x) < 0.05 and abs(fy - y) < 0.05 for _, fx, fy in found), (gid, x, y, found)
