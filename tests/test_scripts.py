@@ -69,8 +69,8 @@ def cardgen_glyphs(text: str, chain: FontChain, width: float = 10_000) -> tuple[
     out = []
     for op in rich.line_ops(lines[0], 10, 0, 0, (0, 0, 0)):
         assert op[0] == "text"
-        glyphs = op[8]
-        out.extend(zip(glyphs.ids, glyphs.advances))
+        for glyphs in op[8]:
+            out.extend(zip(glyphs.ids, glyphs.advances))
     return out, lines[0].rtl
 
 

@@ -154,3 +154,21 @@ def test_prepared_words_keep_numbers_with_the_next_word_and_measure_each_piece(s
         if written.isascii():
             assert word.w1 == pytest.approx(shape(written, font).w1, abs=0.02)
     assert all(word.space_w1 == pytest.approx(rich.width1(" ", font)) for word in paragraph.words[:-1])
+
+
+@pytest.mark.parametrize("seed", range(20))
+def test_the_plain_ascii_fast_path_cuts_words_as_uax14_and_the_number_rule_do(seed):
+    """Plain ASCII text is cut by one regular expression; it must agree with UAX #14's breaks
+    (unicode-segmentation-rs) followed by the rule that keeps a number with the next word."""
+    import random
+
+    from cardgen.render.shaping import break_units
+
+    vocabulary = ["draw", "a", "card", "7", "5%", "12", "x", "3.5", "+2", "(max)", "it's", "50%", "1,000", "  ",
+                  ".", ":", "7a", "a7", "%", "12%%"]
+    rng = random.Random(seed)
+    for _ in range(300):
+        text = " ".join(rng.choice(vocabulary) for _ in range(rng.randrange(1, 15)))
+        text = (" " if rng.random() < 0.3 else "") + text + (" " if rng.random() < 0.3 else "")
+        assert rich._SIMPLE_ASCII.fullmatch(text)
+        assert rich._ASCII_UNITS.findall(text) == rich._keep_numbers(break_units(text)), text

@@ -79,6 +79,15 @@ class Face:
         return hb.Font(self.hb_face)
 
     @cached_property
+    def space_safe(self) -> bool:
+        """Whether no substitution or positioning rule of the face looks at the space glyph, so words
+        between spaces shape alone exactly as they do in their line (and a deck's recurring words are
+        shaped once). The bundled faces are known to be (a test holds it); another face is read once."""
+        if self.path.parent == bundled("fonts").resolve():
+            return True
+        return space_safe(self.path, self.index)
+
+    @cached_property
     def space(self) -> int:
         """The glyph of U+0020 (0 when the font has none)."""
         return self.hb_font.get_nominal_glyph(0x20) or 0
@@ -152,6 +161,38 @@ def _check_font(data: bytes, index: int) -> None:
         raise
     except Exception as exc:
         raise FontFileError(f"not a usable font (a damaged or cut-off file: {exc.__class__.__name__})") from None
+
+
+def space_safe(path: Path, index: int = 0) -> bool:
+    """No GSUB or GPOS lookup of the face names the space glyph in a coverage or class table."""
+    from fontTools.ttLib import TTFont
+
+    try:
+        font = TTFont(str(path), fontNumber=index if path.suffix.lower() in (".ttc", ".otc") else -1, lazy=True)
+        space = font.getBestCmap().get(32)
+        if space is None:
+            return True
+        for tag in ("GSUB", "GPOS"):
+            if tag not in font or font[tag].table.LookupList is None:
+                continue
+            stack = [sub for lookup in font[tag].table.LookupList.Lookup for sub in lookup.SubTable]
+            while stack:
+                node = stack.pop()
+                for name, value in vars(node).items():
+                    if name.endswith("Coverage"):
+                        if any(v is not None and space in v.glyphs for v in (value if isinstance(value, list)
+                                                                              else [value])):
+                            return False
+                    elif name.startswith("ClassDef") and hasattr(value, "classDefs"):
+                        if value.classDefs.get(space, 0):
+                            return False
+                    elif isinstance(value, list):
+                        stack.extend(v for v in value if hasattr(v, "__dict__"))
+                    elif hasattr(value, "__dict__"):
+                        stack.append(value)
+    except Exception:
+        return False
+    return True
 
 
 def coverage(name: str) -> frozenset[str]:

@@ -549,7 +549,8 @@ def _list_ops(text: _Text, x: float, top: float, width: float) -> list[tuple]:
         marked = i == text.mark
         if text.marker == "bullet":
             bullet = shape("\u2022", bullet_font)
-            ops.append(("text", left, baseline, bullet_font, size, text.color, "\u2022", bullet.w1 * size, bullet))
+            ops.append(("text", left, baseline, bullet_font, size, text.color, "\u2022", bullet.w1 * size,
+                        (bullet,)))
         elif text.marker == "check":
             box = size * 0.85
             bottom = baseline - size * 0.05

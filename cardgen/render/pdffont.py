@@ -215,6 +215,20 @@ class EmbeddedFont:
         sum of the advances."""
         scale = 1000.0 / self._upem
         widths = self._widths
+        if not any(g[2] or g[3] for g in glyphs):
+            # no glyph moved off its pen position (most text): where each glyph's /W width puts the
+            # next within the slack, one string of codes does
+            here = pen = 0.0
+            for gid, x_advance, _, _ in glyphs:
+                width = widths.get(gid)
+                here += width if width is not None else self._width(gid)
+                pen += x_advance * scale
+                if abs(here - pen) >= _SLACK:
+                    break
+            else:
+                shift = round(here - pen, 3)
+                hexes = "".join([f"{g[0]:04X}" for g in glyphs])
+                return f"[<{hexes}> {_num(shift)}] TJ" if shift else f"[<{hexes}>] TJ"
         out: list[str] = []
         parts: list[str] = []  # the TJ array being built
         codes: list[str] = []  # glyph codes not yet closed into a <hex> string

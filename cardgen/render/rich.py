@@ -19,7 +19,7 @@ from typing import Any, NamedTuple, TypeVar
 
 from ..model import RGB
 from .fonts import FontChain, face
-from .shaping import Glyphs, base_rtl, break_units, emergency_breakable, levels, shape, visual_order
+from .shaping import Glyphs, base_rtl, break_units, emergency_breakable, levels, needs_bidi, shape, visual_order
 from .shaping import clusters as shaping_clusters
 
 LEADING = 1.18
@@ -138,6 +138,12 @@ class Word(NamedTuple):
 class Paragraph(NamedTuple):
     words: tuple[Word, ...]
     rtl: bool = False
+    #: some word has parts to break between (Thai)
+    parts: bool = False
+
+
+def _paragraph_of(words: tuple[Word, ...], rtl: bool = False) -> Paragraph:
+    return _new(Paragraph, (words, rtl, any(w.parts for w in words)))
 
 
 @dataclass(frozen=True)
@@ -159,6 +165,10 @@ class Prepared:
 
 #: a number, alone or with its sign, unit sign or fraction: kept on one line with the next word
 _NUMBER = re.compile(r"^[+−-]?\d+(?:[.,/]\d+)?[%×]?$")
+#: plain ASCII text, and its words: runs of spaces, or a word with the spaces after it, a number and
+#: its spaces kept with the word that follows ("7 links")
+_SIMPLE_ASCII = re.compile(r"[A-Za-z0-9 .,;:!?'\"()&+=*%#@$]*")
+_ASCII_UNITS = re.compile(r" +|(?:\+?[0-9]+(?:[.,][0-9]+)?%? (?=[^ ]))*[^ ]+ *", re.ASCII)
 #: scripts HarfBuzz shapes only with the font's own rules (ISO 15924 codes), and the OpenType
 #: script tags that carry them
 _COMPLEX = {"Arab": ("arab",), "Syrc": ("syrc",), "Nkoo": ("nko ",), "Mong": ("mong",), "Thaa": ("thaa",),
@@ -196,9 +206,37 @@ def prepare(runs: list[Run], chain: FontChain, direction: str = "auto") -> Prepa
 
 def _paragraph(runs: list[Run], chain: FontChain, direction: str, missing: dict, notes: dict) -> Paragraph:
     """One paragraph shaped: each stretch of one run, font and direction shaped whole (so kerning and
-    joining see their neighbours), then cut into words at the line break opportunities."""
+    joining see their neighbours), then cut into words at the line break opportunities.
+
+    A word between spaces, in a face whose rules never look at the space (``Face.space_safe``),
+    shapes alone exactly as in its line: such words are shaped once per process and kept whole.
+    """
     if not runs:
         return Paragraph(())
+    if len(runs) == 1 and not runs[0].icon and direction != "rtl":
+        # one run of one font, all left to right (most cards' text): words straight from the cache
+        run = runs[0]
+        text = run.text
+        if text.isascii() and _SIMPLE_ASCII.fullmatch(text):
+            # plain ASCII breaks only after spaces (UAX #14 agrees: a test holds it)
+            units = _ASCII_UNITS.findall(text)
+        elif not needs_bidi(text):
+            units = _keep_numbers(break_units(text))
+            if not all(u[-1] == " " for u in units[:-1]):
+                units = None
+        else:
+            units = None
+        if units:
+            fonts = chain.split(text, _style(run))
+            font = fonts[0][0]
+            if len(fonts) == 1 and font is not None and face(font).space_safe:
+                if not text.isascii():
+                    _check_shaping(text, font, notes)
+                if run.bold or run.italic:
+                    _fonts(text, run, chain, missing, notes)  # the note of a style the family lacks
+                features = chain.features(font)
+                color = run.color
+                return _paragraph_of(tuple([_word(unit, font, color, features, 0) for unit in units]))
     # the paragraph's characters, an icon standing as one character, and the run each belongs to
     text = "".join(r.text if not r.icon else _PLACEHOLDER for r in runs)
     owner: list[int] = []
@@ -212,10 +250,16 @@ def _paragraph(runs: list[Run], chain: FontChain, direction: str, missing: dict,
     k = 0  # the segment the unit starts in
     # icons break like letters (so ":coin:3" stays whole); UAX #14 would break around U+FFFC
     for unit in _keep_numbers(break_units(text.replace(_PLACEHOLDER, "A"))):
-        body_end = pos + len(unit.rstrip(" "))
         end = pos + len(unit)
         while segments[k].stop <= pos:
             k += 1
+        seg = segments[k]
+        if seg.whole_words and end <= seg.stop and (pos == seg.start or text[pos - 1] == " ") \
+                and (end == seg.stop or unit[-1] == " "):
+            words.append(_word(unit, seg.font, seg.run.color, seg.features, seg.level))
+            pos = end
+            continue
+        body_end = pos + len(unit.rstrip(" "))
         pieces = _cut(segments, k, pos, body_end)
         space_pieces = _cut(segments, k, body_end, end) if end > body_end else []
         space = space_pieces[0] if len(space_pieces) == 1 else _joined(space_pieces)
@@ -225,19 +269,53 @@ def _paragraph(runs: list[Run], chain: FontChain, direction: str, missing: dict,
         words.append(_new(Word, (tuple(pieces), sum(p.w1 for p in pieces), space.w1 if space else 0.0, space,
                                  parts)))
         pos = end
-    return Paragraph(tuple(words), rtl)
+    return _paragraph_of(tuple(words), rtl)
 
 
-class _Segment(NamedTuple):
-    """Characters ``start`` to ``stop`` of a paragraph in one run, font and level, shaped whole."""
+@lru_cache(maxsize=65536)
+def _word(unit: str, font: str, color: RGB | None, features: tuple, level: int) -> Word:
+    """A word and the spaces after it, shaped alone (see ``_paragraph``)."""
+    body = unit.rstrip(" ")
+    glyphs = shape(unit, font, False, features)
+    if len(body) < len(unit):
+        body_glyphs, space_glyphs = glyphs.chars(0, len(body)), glyphs.chars(len(body), len(unit))
+        space = _new(Piece, (unit[len(body):], font, None, sum(space_glyphs.advances) / space_glyphs.upem, "",
+                             space_glyphs, level))
+    else:
+        body_glyphs, space = glyphs, None
+    piece = _new(Piece, (body, font, color, sum(body_glyphs.advances) / body_glyphs.upem, "", body_glyphs, level))
+    parts = _parts(piece, space) if emergency_breakable(body) else ()
+    return _new(Word, ((piece,), piece.w1, space.w1 if space else 0.0, space, parts))
 
-    start: int
-    stop: int
-    run: Run
-    font: str
-    level: int
-    glyphs: Glyphs | None  # None for an icon
-    text: str = ""
+
+class _Segment:
+    """Characters ``start`` to ``stop`` of a paragraph in one run, font and level; shaped whole when
+    first cut (``glyphs``)."""
+
+    __slots__ = ("_glyphs", "features", "font", "level", "run", "start", "stop", "text", "whole_words")
+
+    def __init__(self, start: int, stop: int, run: Run, font: str, level: int, text: str, features: tuple):
+        self.start, self.stop, self.run, self.font, self.level = start, stop, run, font, level
+        self.text, self.features = text, features
+        self._glyphs: Glyphs | None = None
+        #: its words between spaces shape alone as in the line
+        self.whole_words = not run.icon and not level % 2 and face(font).space_safe
+
+    def chars(self, start: int, stop: int) -> Glyphs:
+        """The glyphs of its characters ``start`` to ``stop``: from the segment shaped whole, or, where
+        its words shape alone, from the words between spaces that hold them."""
+        if not self.whole_words:
+            if self._glyphs is None:
+                self._glyphs = shape(self.text, self.font, bool(self.level % 2), self.features)
+            whole = self._glyphs
+            return whole if (start, stop) == (0, len(self.text)) else whole.chars(start, stop)
+        text = self.text
+        low = start if start == 0 or text[start - 1] == " " or text[start] == " " else text.rfind(" ", 0, start) + 1
+        high = stop if stop == len(text) or text[stop] == " " or text[stop - 1] == " " else text.find(" ", stop)
+        if high < 0:
+            high = len(text)
+        glyphs = shape(text[low:high], self.font, False, self.features)
+        return glyphs if (low, high) == (start, stop) else glyphs.chars(start - low, stop - low)
 
 
 def _segments(text: str, owner: list[int], level: tuple[int, ...], runs: list[Run], chain: FontChain,
@@ -251,12 +329,11 @@ def _segments(text: str, owner: list[int], level: tuple[int, ...], runs: list[Ru
             j += 1
         run = runs[owner[i]]
         if run.icon:
-            out.append(_Segment(i, j, run, chain.fonts("regular")[0], level[i], None, _PLACEHOLDER))
+            out.append(_Segment(i, j, run, chain.fonts("regular")[0], level[i], _PLACEHOLDER, ()))
         else:
             start = i
             for font, part in _fonts(text[i:j], run, chain, missing, notes):
-                glyphs = shape(part, font, bool(level[i] % 2), chain.features(font))
-                out.append(_Segment(start, start + len(part), run, font, level[i], glyphs, part))
+                out.append(_Segment(start, start + len(part), run, font, level[i], part, chain.features(font)))
                 start += len(part)
         i = j
     return out
@@ -270,11 +347,10 @@ def _cut(segments: list[_Segment], k: int, start: int, stop: int) -> list[Piece]
             k += 1
         seg = segments[k]
         until = min(stop, seg.stop)
-        if seg.glyphs is None:
+        if seg.run.icon:
             pieces.append(Piece("", seg.font, seg.run.color, ICON_EM, seg.run.icon, None, seg.level))
         else:
-            glyphs = seg.glyphs if (start, until) == (seg.start, seg.stop) else \
-                seg.glyphs.chars(start - seg.start, until - seg.start)
+            glyphs = seg.chars(start - seg.start, until - seg.start)
             if glyphs.ids:
                 text = seg.text[start - seg.start:until - seg.start]
                 pieces.append(_new(Piece, (text, seg.font, seg.run.color, sum(glyphs.advances) / glyphs.upem, "",
@@ -296,7 +372,9 @@ def _keep_numbers(units: tuple[str, ...]) -> list[str]:
     """A number and what it counts stay on one line ("7 links", "5 ×")."""
     out: list[str] = []
     for unit in units:
-        if out and out[-1].endswith(" ") and _NUMBER.match(out[-1].rstrip(" ").rsplit(" ", 1)[-1]) and unit.strip():
+        last = out[-1] if out else ""
+        if len(last) > 1 and last[-1] == " " and (last[-2].isdecimal() or last[-2] in "%×") \
+                and _NUMBER.match(last.rstrip(" ").rsplit(" ", 1)[-1]) and unit.strip():
             out[-1] += unit
         else:
             out.append(unit)
@@ -382,25 +460,24 @@ def wrap(text: Prepared, size: float, box_width: float) -> list[Line]:
     limit = (box_width + _EPS) / size
     lines: list[Line] = []
     for paragraph in text.paragraphs:
-        words, rtl = paragraph
+        words, rtl, parts = paragraph
         if not words:
             lines.append(_new(Line, ((), 0.0, rtl)))
             continue
-        line: list[Word] = []
-        used = 0.0
-        for word in words:
-            if word.parts and word.w1 > limit:
-                todo: tuple[Word, ...] = word.parts
+        if parts and any(word.parts and word.w1 > limit for word in words):
+            # a Thai phrase wider than the line: broken between its clusters
+            words = tuple(part for word in words for part in (word.parts if word.parts and word.w1 > limit
+                                                              else (word,)))
+        line = [words[0]]
+        used = words[0].w1
+        for word in words[1:]:
+            grown = used + line[-1].space_w1 + word.w1
+            if grown <= limit:
+                line.append(word)
+                used = grown
             else:
-                todo = (word,)
-            for part in todo:
-                grown = used + line[-1].space_w1 + part.w1 if line else part.w1
-                if not line or grown <= limit:
-                    line.append(part)
-                    used = grown
-                else:
-                    lines.append(_new(Line, (tuple(line), used, rtl)))
-                    line, used = [part], part.w1
+                lines.append(_new(Line, (tuple(line), used, rtl)))
+                line, used = [word], word.w1
         lines.append(_new(Line, (tuple(line), used, rtl)))
     return lines
 
@@ -491,7 +568,8 @@ def fit_list_at(items: list[Prepared], size: float, width: float, height: float,
 
 
 # --- drawing as data ---------------------------------------------------------------
-# A text op is ("text", x, baseline, font, size, color, string, width, glyphs); an icon op is
+# A text op is ("text", x, baseline, font, size, color, string, width, glyphs), glyphs a tuple of
+# shaped runs (``Glyphs``) drawn one after another; an icon op is
 # ("icon", name, x, bottom, size, color). The renderer replays them.
 
 def line_ops(line: Line, size: float, x: float, baseline: float, color: RGB) -> list[tuple]:
@@ -506,29 +584,29 @@ def line_ops(line: Line, size: float, x: float, baseline: float, color: RGB) -> 
     if line.rtl or any(p.level for p in items):
         items = [items[i] for i in visual_order([p.level for p in items])]
     ops: list[tuple] = []
-    text, font, ink, start, glyphs = "", "", color, x, None
+    text, font, ink, start = "", "", color, x
+    glyphs: list | None = None
     for piece in items:
         piece_color = piece.color or color
         if piece.icon:
             if glyphs is not None:
-                ops.append(("text", start, baseline, font, size, ink, text, x - start, glyphs))
+                ops.append(("text", start, baseline, font, size, ink, text, x - start, tuple(glyphs)))
                 glyphs = None
             ops.append(("icon", piece.icon, x + size * 0.02, baseline - size * 0.12, size, piece_color))
         else:
             if glyphs is not None and (piece.font != font or piece_color != ink):
-                ops.append(("text", start, baseline, font, size, ink, text, x - start, glyphs))
+                ops.append(("text", start, baseline, font, size, ink, text, x - start, tuple(glyphs)))
                 glyphs = None
             if glyphs is None:
-                start, font, ink, text, glyphs = x, piece.font, piece_color, piece.text, piece.glyphs
+                start, font, ink, text, glyphs = x, piece.font, piece_color, piece.text, [piece.glyphs]
             else:
                 # the op's string is in reading order: right-to-left pieces come before those drawn
                 # to their left
                 text = piece.text + text if piece.level % 2 else text + piece.text
-                assert piece.glyphs is not None
-                glyphs = glyphs + piece.glyphs
+                glyphs.append(piece.glyphs)
         x += piece.w1 * size
     if glyphs is not None:
-        ops.append(("text", start, baseline, font, size, ink, text, x - start, glyphs))
+        ops.append(("text", start, baseline, font, size, ink, text, x - start, tuple(glyphs)))
     return ops
 
 

@@ -18,6 +18,7 @@
 from __future__ import annotations
 
 import re
+import threading
 from bisect import bisect_left, bisect_right
 from functools import lru_cache
 from typing import NamedTuple
@@ -51,6 +52,9 @@ class Glyphs(NamedTuple):
     #: the index in the shaped text of the first character of each glyph's cluster
     clusters: tuple[int, ...] = ()
     rtl: bool = False
+    #: a glyph stands for no character (a cluster of several glyphs) or for several letters beyond
+    #: ASCII (Arabic's lam-alef): the PDF's text layer needs the run's text as a whole (ActualText)
+    tangled: bool = False
 
     @property
     def w1(self) -> float:
@@ -60,7 +64,8 @@ class Glyphs(NamedTuple):
     def __add__(self, other: tuple) -> Glyphs:
         assert isinstance(other, Glyphs)
         return Glyphs(self.ids + other.ids, self.advances + other.advances, self.x_offsets + other.x_offsets,
-                      self.y_offsets + other.y_offsets, self.texts + other.texts, self.upem)
+                      self.y_offsets + other.y_offsets, self.texts + other.texts, self.upem, (), self.rtl,
+                      self.tangled or other.tangled)
 
     def chars(self, start: int, stop: int) -> Glyphs:
         """The glyphs of the characters ``start`` to ``stop`` (clusters that begin there): a contiguous
@@ -71,39 +76,58 @@ class Glyphs(NamedTuple):
             lo, hi = bisect_right(negated, -stop), bisect_right(negated, -start)
         else:
             lo, hi = bisect_left(clusters, start), bisect_left(clusters, stop)
+        texts = self.texts[lo:hi]
         return Glyphs(self.ids[lo:hi], self.advances[lo:hi], self.x_offsets[lo:hi], self.y_offsets[lo:hi],
-                      self.texts[lo:hi], self.upem, clusters[lo:hi], self.rtl)
+                      texts, self.upem, clusters[lo:hi], self.rtl, self.tangled and _tangled(texts))
 
     @property
     def _negated(self) -> tuple[int, ...]:
         return tuple(-c for c in self.clusters)
 
 
-@lru_cache(maxsize=4096)  # a paragraph each: labels and titles recur, long rules seldom
+_local = threading.local()  # a buffer each thread reuses (serve builds in a thread of its own)
+
+
+@lru_cache(maxsize=32768)  # mostly words: a deck's recur card after card
 def shape(text: str, font: str, rtl: bool = False, features: tuple[tuple[str, int], ...] = ()) -> Glyphs:
     """``text`` shaped with the registered face ``font``, right to left when ``rtl``."""
     f = face(font)
-    buf = hb.Buffer()
+    buf = getattr(_local, "buffer", None)
+    if buf is None:
+        buf = _local.buffer = hb.Buffer()
+    else:
+        buf.clear_contents()
     buf.add_codepoints([ord(c) for c in text])
     buf.guess_segment_properties()
     buf.direction = "rtl" if rtl else "ltr"
     buf.cluster_level = hb.BufferClusterLevel.MONOTONE_CHARACTERS
     hb.shape(f.hb_font, buf, dict(features))
     infos, positions = buf.glyph_infos, buf.glyph_positions
-    clusters = [i.cluster for i in infos]
+    clusters = tuple([i.cluster for i in infos])
+    ids = tuple([i.codepoint for i in infos])
+    advances = tuple([p.x_advance for p in positions])
+    x_offsets = tuple([p.x_offset for p in positions])
+    y_offsets = tuple([p.y_offset for p in positions])
+    n = len(text)
+    if len(ids) == n and clusters == (tuple(range(n - 1, -1, -1)) if rtl else tuple(range(n))):
+        # a glyph for each character, the common case
+        return Glyphs(ids, advances, x_offsets, y_offsets, tuple(text[::-1] if rtl else text), f.upem, clusters,
+                      rtl, False)
     # the characters of each cluster, given to the cluster's first glyph in logical order
     starts = sorted(set(clusters))
-    ends = dict(zip(starts, starts[1:] + [len(text)]))
-    texts = [""] * len(infos)
+    ends = dict(zip(starts, starts[1:] + [n]))
+    texts = [""] * len(ids)
     seen: set[int] = set()
-    for i in (range(len(infos) - 1, -1, -1) if rtl else range(len(infos))):
+    for i in (range(len(ids) - 1, -1, -1) if rtl else range(len(ids))):
         c = clusters[i]
         if c not in seen:
             seen.add(c)
             texts[i] = text[c:ends[c]]
-    return Glyphs(tuple(i.codepoint for i in infos), tuple(p.x_advance for p in positions),
-                  tuple(p.x_offset for p in positions), tuple(p.y_offset for p in positions), tuple(texts), f.upem,
-                  tuple(clusters), rtl)
+    return Glyphs(ids, advances, x_offsets, y_offsets, tuple(texts), f.upem, clusters, rtl, _tangled(texts))
+
+
+def _tangled(texts) -> bool:
+    return "" in texts or any(len(t) > 1 and not t.isascii() for t in texts)
 
 
 def needs_bidi(text: str) -> bool:

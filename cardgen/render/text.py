@@ -10,6 +10,8 @@ calibration sheet, reports), through the same shaping and writer as the cards.
 """
 from __future__ import annotations
 
+import itertools
+import weakref
 from functools import lru_cache
 from pathlib import Path
 
@@ -42,9 +44,15 @@ class TextOut:
         self.colour: list[tuple] = []
         self.selected: tuple | None = None
         self.ink: RGB | None = None
+        known = _documents.get(canvas._doc)
+        if known is None:
+            known = _documents[canvas._doc] = (next(_serials), {})
+        #: the document's number (never another's) and its fonts' resource names
+        self.serial: int = known[0]
+        self.names: dict[str, str] = known[1]
 
     def add(self, op: tuple) -> None:
-        _, x, y, font, size, color, words, width, glyphs = op
+        _, x, y, font, size, color, words, width, runs = op
         colour = face(font).color
         if colour:
             # colour glyphs are pictures, drawn after the text object; the text is written too, but
@@ -57,17 +65,42 @@ class TextOut:
             text.setTextOrigin(x, y)
         elif text.getY() != y or abs(text.getX() - x) > 0.005:
             text.setTextOrigin(x, y)
-        embedded = _embedded(font)
-        name = embedded.use(self.canvas._doc, zip(glyphs.ids, glyphs.texts))
+        doc = self.canvas._doc
+        inners: list[str] | None = []
+        tangled = False
+        for glyphs in runs:
+            # what a run needs, kept by the run's identity (the run held in the entry, so its id is no
+            # other's while known): words recur card after card
+            known = _RUNS.get(id(glyphs))
+            if known is None or known[0] is not glyphs or known[1] != font:
+                if len(_RUNS) >= MAX_RUNS:
+                    _RUNS.clear()
+                # a run with no glyph raised is one TJ array: its inside is kept, to join with others
+                inner = None if any(glyphs.y_offsets) else _run_operators(font, glyphs, 0.0)[1:-4]
+                known = _RUNS[id(glyphs)] = [glyphs, font, inner, None]
+            if known[3] != self.serial:  # its glyphs recorded in the document being written
+                _embedded(font).use(doc, zip(glyphs.ids, glyphs.texts))
+                known[3] = self.serial
+            tangled = tangled or glyphs.tangled
+            if inners is not None:
+                if known[2] is None:
+                    inners = None
+                else:
+                    inners.append(known[2])
+        name = self.names.get(font)
+        if name is None:
+            name = self.names[font] = _embedded(font).use(doc, ())
         if self.selected != (name, size):
             text._code.append(f"{name} {fp_str(size)} Tf")
             self.selected = (name, size)
         if self.ink != color and not colour:
             text.setFillColorRGB(*color)
             self.ink = color
-        operators = embedded.glyph_operators(list(zip(glyphs.ids, glyphs.advances, glyphs.x_offsets,
-                                                      glyphs.y_offsets)), size)
-        if "" in glyphs.texts or any(len(t) > 1 and not t.isascii() for t in glyphs.texts):
+        if inners is not None:
+            operators = "[" + "".join(inners) + "] TJ"
+        else:
+            operators = " ".join(_run_operators(font, g, size if any(g.y_offsets) else 0.0) for g in runs)
+        if tangled:
             # a cluster of several glyphs (a Devanagari vowel sign drawn before its consonant) or a
             # glyph of several letters right to left (Arabic's lam-alef): the text layer reads the
             # run's characters in order, not glyph by glyph
@@ -83,16 +116,36 @@ class TextOut:
         if self.text is not None:
             self.canvas.drawText(self.text)
             self.text = None
-        for _, x, y, font, size, _color, _words, _width, glyphs in self.colour:
+        for _, x, y, font, size, _color, _words, _width, runs in self.colour:
             f = face(font)
             data = _font_data(f.path)
-            for gid, advance, dx, dy in zip(glyphs.ids, glyphs.advances, glyphs.x_offsets, glyphs.y_offsets):
-                picture = color_glyph(data, f.index, gid)
-                if picture is not None:
-                    draw_color_glyph(self.canvas, picture, x + dx * size / f.upem, y + dy * size / f.upem, size,
-                                     f.upem)
-                x += advance * size / f.upem
+            for glyphs in runs:
+                for gid, advance, dx, dy in zip(glyphs.ids, glyphs.advances, glyphs.x_offsets, glyphs.y_offsets):
+                    picture = color_glyph(data, f.index, gid)
+                    if picture is not None:
+                        draw_color_glyph(self.canvas, picture, x + dx * size / f.upem, y + dy * size / f.upem,
+                                         size, f.upem)
+                    x += advance * size / f.upem
         self.colour.clear()
+
+
+#: each document's number and its fonts' resource names
+_documents: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+_serials = itertools.count()
+
+
+#: by a run's identity: [the run, its font, the inside of its TJ array (None if a glyph rises), the
+#: number of the document that last recorded its glyphs]
+_RUNS: dict[int, list] = {}
+MAX_RUNS = 200_000
+
+
+@lru_cache(maxsize=65536)
+def _run_operators(font: str, glyphs, size: float) -> str:
+    """One run's operators: the same for every size where no glyph rises (``size`` 0 then), since a
+    TJ array's numbers are in thousandths of an em. Words recur: each is written out once."""
+    return _embedded(font).glyph_operators(list(zip(glyphs.ids, glyphs.advances, glyphs.x_offsets,
+                                                    glyphs.y_offsets)), size or 1.0)
 
 
 @lru_cache(maxsize=256)
