@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: build test check bench fuzz wheel-check clean
+.PHONY: build test test-browser check bench fuzz wheel-check clean
 
 build: $(STAMP)
 	$(BIN)/cardgen build --out output
@@ -12,6 +12,16 @@ build: $(STAMP)
 # the quality bar first (ruff and mypy, configured in pyproject.toml), then the suite
 test: check
 	$(BIN)/python -m pytest
+
+# the browser test alone (tests/test_serve_browser.py): Debian's headless Chromium, installed when
+# missing (tools/install_chromium.sh), driven by Playwright; `make test` leaves it out
+test-browser: $(STAMP) $(VENV)/.playwright
+	bash tools/install_chromium.sh
+	$(BIN)/python -m pytest -m browser
+
+$(VENV)/.playwright: $(STAMP)
+	$(BIN)/python -m pip install --quiet --quiet 'playwright>=1.40'
+	touch $@
 
 check: $(STAMP)
 	$(BIN)/ruff check
@@ -32,6 +42,7 @@ bench: $(STAMP)
 	$(BIN)/python bench/layout.py
 	$(BIN)/python bench/export.py
 	$(BIN)/python bench/playtest.py
+	$(BIN)/python bench/serve.py
 
 $(STAMP): pyproject.toml examples/gops/pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
