@@ -21,6 +21,7 @@ import hashlib
 import io
 import ipaddress
 import json
+import os
 import socket
 import sys
 import threading
@@ -361,7 +362,6 @@ def make_app(live: LiveBuild, allowed_hosts: Sequence[str] = ("*",)) -> Any:
     refused (a page on another site cannot read this one by renaming itself to 127.0.0.1)."""
     from starlette.applications import Starlette
     from starlette.middleware import Middleware
-    from starlette.middleware.trustedhost import TrustedHostMiddleware
     from starlette.requests import Request
     from starlette.responses import JSONResponse, PlainTextResponse, Response, StreamingResponse
     from starlette.routing import Route
@@ -410,9 +410,34 @@ def make_app(live: LiveBuild, allowed_hosts: Sequence[str] = ("*",)) -> Any:
 
     routes = [Route("/", page_file), Route("/state", state), Route("/events", events),
               Route("/render/{name}", render), Route("/{name}", page_file)]
-    app = Starlette(routes=routes, middleware=[Middleware(TrustedHostMiddleware, allowed_hosts=list(allowed_hosts))])
+    app = Starlette(routes=routes, middleware=[Middleware(_HostCheck, allowed=frozenset(allowed_hosts))])
     app.router.redirect_slashes = False  # /render/ is not found, not sent to /render
     return app
+
+
+class _HostCheck:
+    """ASGI middleware: a request whose Host header names no allowed host is answered 400 ("*"
+    allows any). The host is read as a URL's (a port and an IPv6 literal's brackets taken off)."""
+
+    def __init__(self, app: Any, allowed: frozenset[str]):
+        self.app, self.allowed = app, allowed
+
+    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        if scope["type"] == "http" and "*" not in self.allowed:
+            from urllib.parse import urlsplit
+
+            header = dict(scope["headers"]).get(b"host", b"").decode("latin-1")
+            try:
+                name = urlsplit(f"//{header}").hostname
+            except ValueError:
+                name = None
+            if name not in self.allowed:
+                from starlette.responses import PlainTextResponse
+
+                await PlainTextResponse("this page answers only to this machine's own names",
+                                        status_code=400)(scope, receive, send)
+                return
+        await self.app(scope, receive, send)
 
 
 def host_warning(host: str) -> str | None:
@@ -431,7 +456,7 @@ def host_warning(host: str) -> str | None:
 
 def allowed_hosts(host: str) -> list[str]:
     """The Host names a request may give: this machine's, when serving on loopback."""
-    return list(LOOPBACK_NAMES) + ["[::1]"] if host_warning(host) is None else ["*"]
+    return sorted({*LOOPBACK_NAMES, host.strip("[]").lower()}) if host_warning(host) is None else ["*"]
 
 
 def listen(host: str, port: int) -> socket.socket:
@@ -526,5 +551,7 @@ def _open(url: str, server: Any, say: Callable[[str], None]) -> None:
 
     while not server.started and not server.should_exit:
         time.sleep(0.05)
-    if not webbrowser.open(url):
-        print(f"cannot open a web browser here; open {url} in one", file=sys.stderr)
+    # with no screen, Python would start a text browser (lynx, w3m) in this very terminal
+    graphical = not sys.platform.startswith("linux") or any(os.environ.get(v) for v in ("DISPLAY", "WAYLAND_DISPLAY"))
+    if not graphical or not webbrowser.open(url):
+        say(f"no web browser to open here: open {url} in one")

@@ -368,6 +368,9 @@ def test_only_get_is_answered_and_a_page_of_another_site_is_refused(argonauts, t
     with serving(built(argonauts, tmp_path)) as port:
         assert get(port, "/state", host="evil.example")[0] == 400  # a DNS rebinding page
         assert get(port, "/state", host="localhost")[0] == 200
+        assert get(port, "/state", host="[::1]")[0] == 200
+        assert get(port, "/state", host="127.0.0.1.evil.example")[0] == 400
+        assert get(port, "/state", host="[::1")[0] == 400
         connection = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
         connection.request("POST", "/state", body=b"{}")
         assert connection.getresponse().status == 405
@@ -376,7 +379,8 @@ def test_only_get_is_answered_and_a_page_of_another_site_is_refused(argonauts, t
 
 def test_loopback_is_quiet_and_any_other_address_warns():
     for host in ("127.0.0.1", "localhost", "::1", "[::1]", "127.0.0.2"):
-        assert host_warning(host) is None and "evil.example" not in allowed_hosts(host)
+        assert host_warning(host) is None and "*" not in allowed_hosts(host)
+    assert "127.0.0.2" in allowed_hosts("127.0.0.2")
     for host in ("0.0.0.0", "192.168.1.20", "::", "cards.example"):
         assert "other machines" in host_warning(host) and allowed_hosts(host) == ["*"]
 
