@@ -16,12 +16,12 @@ else
 fi
 echo "install_chromium: installing Debian's chromium"
 export DEBIAN_FRONTEND=noninteractive
-# dpkg may be busy with another install: wait for it (up to 10 min) rather than fail
-for try in $(seq 1 60); do
-    if "${as_root[@]}" apt-get update -qq && "${as_root[@]}" apt-get install -y -qq chromium >/dev/null; then
+# dpkg may be busy with another install: wait for it (up to 5 min) rather than fail
+for try in $(seq 1 30); do
+    if ${as_root[@]+"${as_root[@]}"} apt-get update -qq && ${as_root[@]+"${as_root[@]}"} apt-get install -y -qq chromium >/dev/null; then
         break
     fi
-    [ "$try" = 60 ] && { echo "install_chromium: apt-get install chromium failed" >&2; exit 1; }
+    [ "$try" = 30 ] && { echo "install_chromium: apt-get install chromium failed" >&2; exit 1; }
     sleep 10
 done
 test -x "$chromium" || { echo "install_chromium: chromium installed but $chromium is not there" >&2; exit 1; }
