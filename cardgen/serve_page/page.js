@@ -242,7 +242,7 @@ function enlarge(key) {
 
 function drawEnlarged() {
   const dialog = document.getElementById("enlarged");
-  if (!view.enlarged || !dialog.open && view.enlarged === null) return;
+  if (!view.enlarged) return;
   const found = faceOf(view.enlarged);
   const holder = dialog.querySelector(".enlarged-card");
   const text = dialog.querySelector(".caption");
