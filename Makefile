@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: build test check system-packages bench fuzz wheel-check clean
+.PHONY: build test test-browser check system-packages bench fuzz wheel-check clean
 
 build: $(STAMP)
 	$(BIN)/cardgen build --out output
@@ -16,6 +16,16 @@ test: check system-packages
 # Debian packages the tests need (fonts for every script, fontconfig, pdffonts), installed if missing
 system-packages:
 	bash tools/system_packages.sh
+
+# the browser test alone (tests/test_serve_browser.py): Debian's headless Chromium, installed when
+# missing (tools/install_chromium.sh), driven by Playwright; `make test` leaves it out
+test-browser: $(STAMP) $(VENV)/.playwright
+	bash tools/install_chromium.sh
+	$(BIN)/python -m pytest -m browser
+
+$(VENV)/.playwright: $(STAMP)
+	$(BIN)/python -m pip install --quiet --quiet 'playwright>=1.40'
+	touch $@
 
 check: $(STAMP)
 	$(BIN)/ruff check
@@ -37,6 +47,7 @@ bench: $(STAMP)
 	$(BIN)/python bench/export.py
 	$(BIN)/python bench/playtest.py
 	$(BIN)/python bench/pdffont.py
+	$(BIN)/python bench/serve.py
 
 $(STAMP): pyproject.toml examples/gops/pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)

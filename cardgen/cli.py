@@ -321,6 +321,36 @@ def watch(decks, out_dir, **options):
 
 
 @main.command()
+@click.argument("decks", nargs=-1, metavar="[DECK]...")
+@_build_options
+@click.option("--port", type=click.IntRange(0, 65535), default=8000, show_default=True,
+              help="Port of the page (0: any free one, printed).")
+@click.option("--host", default="127.0.0.1", show_default=True,
+              help="Address to serve on; any but this machine's own (loopback) lets other machines see the "
+                   "page, and a warning says so.")
+@click.option("--open/--no-open", "open_", default=True, show_default=True,
+              help="Open the page in the web browser.")
+def serve(decks, out_dir, port, host, open_, **options):
+    """A live page of DECKs in the web browser, rebuilt on every save (Ctrl-C stops).
+
+    Takes the same options as build and writes what build writes. The page
+    shows every distinct face (fronts or backs, per player), a card enlarged
+    on click, the printed sheets, the validator's findings and, for a deck
+    with a game, a quick seeded playtest; hints outline each layout element
+    and name the YAML line that defines it. On every save of a deck, its
+    layouts, spreadsheets, art or fonts the page updates itself; a broken
+    deck shows its error over the last good build. Needs
+    `pip install 'cardgen[serve]'`.
+    """
+    from .serve import serve_decks
+
+    settings = _build_settings(**options)
+    with contextlib.suppress(KeyboardInterrupt):  # Ctrl-C is how serving ends
+        serve_decks(decks, out_dir, settings, host=host, port=port, open_browser=open_, say=click.echo)
+    click.echo("stopped")
+
+
+@main.command()
 @click.argument("deck")
 @click.argument("card_ids", nargs=-1, metavar="[CARD_ID]...")
 @_OUT

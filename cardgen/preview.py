@@ -5,20 +5,23 @@ side), or one contact sheet of every distinct face; ``showcase_pictures``
 writes a fanned hand and a showcase row on a transparent background for a
 rulebook or a crowdfunding page (the compositing is ``render.showcase``);
 ``watch_decks`` rebuilds whenever a deck or anything it reads changes, and
-reports each rebuild in one line, or the error, without stopping. Every
+reports each rebuild in one line, or the error, without stopping; its
+watcher (``watch_changes``, ``relevant_changes``) and its build (``rebuild``)
+are also ``cardgen serve``'s. Every
 picture's cards are rasterised by ``export.cards.rasterize`` from the
 drawings ``build`` prints.
 """
 from __future__ import annotations
 
 import math
+import re
 import time
-from collections.abc import Callable, Iterable, Sequence
-from dataclasses import replace
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
-from .build import build_decks
+from .build import BuildResult, build_decks
 from .deck import slug
 from .errors import CardgenError
 from .model import Card, Deck
@@ -193,52 +196,85 @@ def watch_decks(names: Sequence[str], out_dir: Path, settings: BuildSettings, sa
                 changes: Iterable[set] | None = None, stop_event: Any = None) -> int:
     """Build now and after every change, saying one line per build; returns how many builds ran.
 
-    ``changes`` yields sets of changed paths (watchfiles' by default, until
-    ``stop_event`` is set); a broken deck is reported and watching goes on. Changes to files cardgen
-    writes itself (the output folder, temporary files) do not trigger a build.
+    ``changes`` yields sets of changed paths (``watch_changes`` by default, until ``stop_event`` is
+    set); a broken deck is reported and watching goes on.
     """
-    out = out_dir.resolve()
     if changes is None:
-        try:
-            from watchfiles import watch
-        except ImportError:
-            raise CardgenError("cardgen watch needs watchfiles: pip install 'cardgen[watch]'") from None
-        changes = ({Path(p) for _, p in batch} for batch in watch(*watched_paths(names, settings),
-                                                                   raise_interrupt=False, stop_event=stop_event))
-    builds = 0
-    _rebuild(names, out_dir, settings, say)
-    builds += 1
-    for batch in changes:
-        relevant = [p for p in batch if not _ours(Path(p), out)]
-        if not relevant:
-            continue
-        _rebuild(names, out_dir, settings, say, relevant)
+        changes = watch_changes(names, settings, stop_event, "cardgen watch", "watch")
+    say(rebuild(names, out_dir, settings).line)
+    builds = 1
+    for changed in relevant_changes(changes, out_dir):
+        say(rebuild(names, out_dir, settings, changed).line)
         builds += 1
     return builds
 
 
-def _ours(path: Path, out: Path) -> bool:
+def watch_changes(names: Sequence[str], settings: BuildSettings, stop_event: Any, command: str,
+                  extra: str) -> Iterator[set[Path]]:
+    """Sets of paths changed in the folders a rebuild depends on (watchfiles), until ``stop_event``
+    is set. ``command`` and ``extra`` name what needs watchfiles when it is not installed."""
+    try:
+        from watchfiles import watch
+    except ImportError:
+        raise CardgenError(f"{command} needs watchfiles: pip install 'cardgen[{extra}]'") from None
+    folders = watched_paths(names, settings)
+    return ({Path(p) for _, p in batch}
+            for batch in watch(*folders, raise_interrupt=False, stop_event=stop_event))
+
+
+def relevant_changes(changes: Iterable[set], out_dir: Path) -> Iterator[list[Path]]:
+    """The batches of ``changes`` that call for a rebuild, each less the files that do not: what
+    cardgen writes itself (the output folder, its temporary files) and editors' own temporary,
+    backup and lock files (which watchfiles' default filter lets through, vim's 4913 and
+    LibreOffice's .~lock files among them)."""
+    out = out_dir.resolve()
+    for batch in changes:
+        relevant = sorted({Path(p) for p in batch if not _ignored(Path(p), out)})
+        if relevant:
+            yield relevant
+
+
+#: the temporary, backup and lock files editors write beside a file as they save it: vim (4913, .swp,
+#: ~), emacs (.#name, #name#), JetBrains (___jb_tmp___), Kate (.kate-swp), GNOME (.goutputstream-),
+#: LibreOffice (.~lock.name#), Office (~$name) and ``sed -i`` (sedXXXXXX)
+_EDITOR_FILES = re.compile(r"^(\d+|\.#.*|#.*#|\.~lock\..*#|~\$.*|\.goutputstream-.*|.*~|sed[A-Za-z0-9]{6}|"
+                           r".*\.(sw[a-p]|kate-swp|tmp|bak)|.*___jb_(tmp|old|bak)___)$")
+
+
+def _ignored(path: Path, out: Path) -> bool:
     resolved = path.resolve()
-    return resolved.is_relative_to(out) or resolved.name.endswith(".tmp") or "__pycache__" in resolved.parts
+    return (resolved.is_relative_to(out) or "__pycache__" in resolved.parts
+            or _EDITOR_FILES.match(resolved.name) is not None)
 
 
-def _rebuild(names: Sequence[str], out_dir: Path, settings: BuildSettings, say: Callable[[str], None],
-             changed: Sequence[Path] = ()) -> None:
+@dataclass
+class Rebuild:
+    """One build as ``watch`` and ``serve`` run it: its results, or the error that stopped it, and
+    the line that says which, with the time it took and the files that changed."""
+
+    results: list[BuildResult] | None
+    error: CardgenError | None
+    line: str
+    seconds: float
+
+
+def rebuild(names: Sequence[str], out_dir: Path, settings: BuildSettings,
+            changed: Sequence[Path] = ()) -> Rebuild:
     started = time.perf_counter()
     stamp = time.strftime("%H:%M:%S")
-    why = f" ({', '.join(p.name for p in list(changed)[:3])}{', ...' if len(changed) > 3 else ''} changed)" \
-        if changed else ""
+    shown = list(dict.fromkeys(p.name for p in changed))
+    why = f" ({', '.join(shown[:3])}{', ...' if len(shown) > 3 else ''} changed)" if shown else ""
     try:
         results = build_decks(names, out_dir, settings)
     except CardgenError as exc:
-        say(f"{stamp} error{why}: {exc}")
-        return
+        return Rebuild(None, exc, f"{stamp} error{why}: {exc}", time.perf_counter() - started)
     except OSError as exc:
-        say(f"{stamp} error{why}: cannot write {exc.filename or ''}: {exc.strerror or exc}")
-        return
+        error = CardgenError(f"cannot write {exc.filename or ''}: {exc.strerror or exc}")
+        return Rebuild(None, error, f"{stamp} error{why}: {error}", time.perf_counter() - started)
+    seconds = time.perf_counter() - started
     files = sum(len(r.exports) for r in results)
     # the sheets' cards when sheets were written, else every card-by-card file's
     cards = sum(e.cards for r in results for e in r.exports if e.pages is not None) or \
         sum(e.cards for r in results for e in r.exports)
-    say(f"{stamp} built {cards} cards into {files} file{'s' if files != 1 else ''} in "
-        f"{time.perf_counter() - started:.2f} s{why}")
+    return Rebuild(results, None, f"{stamp} built {cards} cards into {files} file{'s' if files != 1 else ''} in "
+                                  f"{seconds:.2f} s{why}", seconds)

@@ -59,7 +59,7 @@ def test_gray_counts_are_per_player(cli, tmp_path):
 
 # ---------------------------------------------------------------- the games' own build settings
 
-PREPARING = ("build", "watch", "preview", "validate", "playtest", "ladder")
+PREPARING = ("build", "watch", "serve", "preview", "validate", "playtest", "ladder")
 
 
 def test_gray_is_common_carriers_own_setting_and_the_build_carries_it_by_name(tmp_path):

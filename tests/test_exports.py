@@ -279,6 +279,19 @@ def test_watch_rebuilds_on_a_change_reports_a_broken_deck_and_goes_on(tmp_path):
     assert "unknown key 'not'" in lines[2] and "demo.yaml changed" in lines[1]
 
 
+def test_watch_neither_rebuilds_for_nor_names_an_editors_own_files(tmp_path):
+    from cardgen.preview import watch_decks
+
+    deck = starter(tmp_path)
+    folder = deck.parent
+    editors = ["4913", ".demo.yaml.swp", "demo.yaml~", ".#demo.yaml", "#demo.yaml#", ".~lock.cards.csv#",
+               "~$cards.xlsx", ".goutputstream-7QX1B2", "demo.yaml___jb_tmp___", "sedAb12Cd", "demo.yaml.kate-swp"]
+    lines: list[str] = []
+    changes = [{folder / name for name in editors}, {deck, deck, *(folder / name for name in editors)}]
+    assert watch_decks([str(deck)], tmp_path / "out", BuildSettings(), lines.append, changes) == 2
+    assert lines[1].endswith("(demo.yaml changed)")
+
+
 def test_watch_notices_real_file_changes_and_stops_when_asked(tmp_path):
     pytest.importorskip("watchfiles")
     from cardgen.preview import watch_decks

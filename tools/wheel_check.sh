@@ -41,7 +41,7 @@ root = Path(sys.argv[2])
 # every bundled deck, piece of art, sheet template, layout and font of the checkout
 wanted = [f"cardgen/{p.relative_to(root).as_posix()}" for folder in ("decks", "art")
           for p in sorted((root / folder).rglob("*")) if p.is_file()]
-wanted += [p.relative_to(root).as_posix() for folder in ("sheets", "layouts", "fonts")
+wanted += [p.relative_to(root).as_posix() for folder in ("sheets", "layouts", "fonts", "serve_page")
            for p in sorted((root / "cardgen" / folder).glob("*")) if p.is_file()]
 missing = [name for name in wanted if name not in names]
 for name in missing:
@@ -89,6 +89,12 @@ step "cardgen new demo && cardgen build demo/demo.yaml"
 "${cardgen[@]}" new demo
 "${cardgen[@]}" build demo/demo.yaml
 test -s output/demo.pdf || fail "cardgen build demo/demo.yaml wrote no output/demo.pdf"
+
+step "cardgen serve without its extra: exit 2, naming it"
+code=0
+timeout 30 "${cardgen[@]}" serve demo/demo.yaml --no-open --port 0 >serve.txt 2>&1 || code=$?
+{ [ "$code" = 2 ] && grep -q "pip install 'cardgen\[serve\]'" serve.txt; } \
+    || { cat serve.txt >&2; fail "cardgen serve without starlette exited $code, not 2 naming cardgen[serve]"; }
 
 step "the example game plug-in: pip install examples/gops, then playtest its deck"
 "$work/venv/bin/python" -m pip install --quiet --no-deps "$work/src/examples/gops" 2>"$work/plugin.log" \

@@ -15,7 +15,7 @@ from typing import Any
 from ..colors import to_hex
 from ..errors import CardgenError, Location
 from ..findings import Finding
-from ..layouts import Layout
+from ..layouts import Element, Layout
 from ..model import Card, Deck
 from ..units import mm
 from . import KIND_RENDERERS, RenderContext, text
@@ -33,11 +33,14 @@ PLAYING_FIELDS = ("rank", "suit", "suit_icon", "suit_color")
 
 
 class LayoutDrawing:
-    """A planned face: replays its ops into the card box of a canvas."""
+    """A planned face: replays its ops into the card box of a canvas; keeps which layout and elements
+    drew it, for ``cardgen serve``'s hints."""
 
-    def __init__(self, ops: list[tuple]):
+    def __init__(self, ops: list[tuple], layout: Layout | None = None, elements: Iterable[Element] = ()):
         self.ops = ops
         self.art = art_files(ops)
+        self.layout = layout
+        self.elements = tuple(elements)
 
     def __call__(self, canvas, width: float, height: float) -> None:
         draw(canvas, self.ops)
@@ -154,7 +157,7 @@ class Faces:
         who = card.id if card is not None else "back"
         where = card.location if card is not None else self.deck.key_locations.get("back", self.deck.location)
         result: Plan = plan(layout, fields, self.deck.options, self.env, who, where)
-        self.drawings[key] = LayoutDrawing(result.ops)
+        self.drawings[key] = LayoutDrawing(result.ops, layout, result.elements)
         if result.problems:
             self.problems[key] = result.problems
         self.locations[key] = (who, where)

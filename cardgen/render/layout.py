@@ -71,6 +71,9 @@ class Plan:
     ops: list[tuple] = field(default_factory=list)
     #: (severity, message) for the validator
     problems: list[tuple[str, str]] = field(default_factory=list)
+    #: the elements drawn, in order (the ones a ``when`` or ``unless`` left out are not): what
+    #: ``cardgen serve`` outlines with its hints
+    elements: list[Element] = field(default_factory=list)
 
 
 class Env:
@@ -170,6 +173,7 @@ def plan(layout: Layout, fields: Mapping[str, Any], options: Mapping[str, Any], 
         if isinstance(drawn, _Text):
             texts.append(drawn)
         slots.append((element, drawn))
+        result.elements.append(element)
     _share_group_sizes(texts)
     for element, slot in slots:
         if isinstance(slot, _Text):
