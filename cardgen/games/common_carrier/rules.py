@@ -729,21 +729,55 @@ class CommonCarrierState(Plays, State):
                 return
         self._check_action(action)
 
+    def is_legal(self, player: int, action: Any) -> bool:
+        """Whether ``action`` is ``player``'s to make now, checked without listing the plays (the
+        search asks this of the replies it has tried, in each deal); a legal one is then applied
+        without a second check."""
+        if self.finished or player != self.player:
+            return False
+        if action is self._trusted:
+            return True
+        cards = self.pending if self.phase == PHASE_HANDOVER else self.hands[self.player]
+        try:  # most replies a search tried in another deal use a card this hand does not hold
+            for placement in action:
+                if placement[0] not in cards:
+                    return False
+        except (TypeError, IndexError, KeyError):
+            return False
+        legal = self._legal_set
+        if legal is not None:
+            ok = type(action) is tuple and action in legal
+        else:
+            try:
+                ok = self._illegal(action) is None
+            except (TypeError, ValueError, IndexError):
+                ok = False
+        if ok:
+            self._trusted = action
+        return ok
+
     def _check_action(self, action: Sequence) -> None:
+        reason = self._illegal(action)
+        if reason is not None:
+            raise IllegalAction(reason)
+
+    def _illegal(self, action: Sequence) -> str | None:
+        """Why ``action`` cannot be played now, or None: the cards first (cheap), then the board."""
         cards = self._cards_to_place()
         if len(action) != self._level:
-            raise IllegalAction(f"this turn places {self._level} card(s), got {len(action)}")
+            return f"this turn places {self._level} card(s), got {len(action)}"
         seen_cards, seen_cells = set(), set()
         for placement in action:
             card, r, c, _ = placement
             if card not in cards or card in seen_cards:
-                raise IllegalAction(f"card {card} is not available to play")
+                return f"card {card} is not available to play"
             if not (0 <= r < INNER and 0 <= c < INNER) or (r, c) in seen_cells:
-                raise IllegalAction(f"cell ({r},{c}) is off the board or used twice")
+                return f"cell ({r},{c}) is off the board or used twice"
             seen_cards.add(card)
             seen_cells.add((r, c))
         if not self._placement_legal(action):
-            raise IllegalAction(f"illegal play: {self.game.action_to_string(tuple(action))}")
+            return f"illegal play: {self.game.action_to_string(tuple(action))}"
+        return None
 
     def _placement_legal(self, action: Sequence) -> bool:
         """Lay the cards, check the end-of-turn conditions around them, lift them again."""

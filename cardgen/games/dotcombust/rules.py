@@ -136,6 +136,8 @@ class DotcombustRules(Game["DotcombustState"]):
         self.turn_limit: int = opts["turn_limit"]
         # every play exists once, so legal_actions only picks from these lists
         count = len(self.asset_sizes)
+        #: per asset, ``progress`` of holding 0..size of its parts (``value`` reads it)
+        self._worth = [[progress(c, size) for c in range(size + 1)] for size in self.asset_sizes]
         self._one = [(Pass((a,), False), Pass((a,), True)) for a in range(count)]
         self._two = [(Pass((a, a), False), Pass((a, a), True)) for a in range(count)]
         self._barrels = {(a, b): Pass((a, b), False)
@@ -216,9 +218,7 @@ class DotcombustRules(Game["DotcombustState"]):
     def value(self, state: DotcombustState, player: int) -> float:
         """What ``player`` may expect to score: points, complete assets in hand in full, and
         part credit for the others."""
-        hand = state.hands[player]
-        return state.points[player] + sum(
-            progress(c, s) for c, s in zip(hand, self.asset_sizes) if c)
+        return state.points[player] + sum([worth[c] for worth, c in zip(self._worth, state.hands[player]) if c])
 
     def metrics(self, state: DotcombustState) -> dict[str, Any]:
         """Points, spread, assets completed per size, kept to the end, passes, how it ended."""
