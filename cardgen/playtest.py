@@ -377,6 +377,9 @@ def _summarize(game: Game, records: list[GameRecord], seed: int, seats: Sequence
         "draws": draws,
         "timeouts": timeouts,
         "seat_win_rates": seat_rates,
+        #: games by the seats that won them (1-based, "+" between seats sharing a win)
+        "winner_sets": {"+".join(str(p + 1) for p in key): count for key, count in
+                        sorted(Counter(tuple(sorted(r.winners)) for r in records if r.winners).items())},
         "mean_length": statistics.fmean(lengths),
         "median_length": statistics.median(lengths),
         "min_length": min(lengths),

@@ -104,10 +104,10 @@ def test_a_ladder_row_never_rounds_an_interval_onto_the_50_percent_line():
     from answers_md import render
 
     pair = {"a": "greedy", "b": "mcts:300", "games": 400, "a_wins": 181, "b_wins": 219, "ties": 0,
-            "a_score": 0.4261, "wilson_low": 0.3487, "wilson_high": 0.49959, "verdict": "mcts:300 beats greedy"}
+            "a_score": 0.4261, "score_low": 0.3487, "score_high": 0.49959, "verdict": "mcts:300 beats greedy"}
     ladder = {"game": "clusterfuck", "players": 5, "seed": 2, "options": {"players": 5}, "pairs": [pair]}
     assert "| 43% (35-49.96%) | mcts:300 beats greedy |" in render([ladder])
-    pair.update(wilson_low=0.401, wilson_high=0.5552)
+    pair.update(score_low=0.401, score_high=0.5552)
     assert "(40-56%)" in render([ladder])
 
 
@@ -153,3 +153,28 @@ def test_the_help_and_the_readme_give_the_full_run_sizes_the_code_plays(cli):
         assert f"{games} for {game}" in helped and policy in helped, game
         assert re.search(rf"`{policy}`[^()]*?\b{games}\b[^()]*?{names[game]}", readme), game
     assert f"{QUICK_RUN[0]} with --quick" in helped and f"{QUICK_RUN[1]} with --quick" in helped
+
+
+def test_common_carrier_seat_answers_name_a_direction_only_when_the_interval_excludes_zero():
+    from cardgen.games.common_carrier.questions import CC_ENDGAME, CC_PBX, cc_last_player, cc_pbx
+    from cardgen.games.questions import Settings as QSettings
+
+    def report(first, second, games=100):
+        return {"seat_win_rates": [{"wins": first}, {"wins": second}], "games": games,
+                "draws": games - first - second}
+
+    settings = QSettings(policy="greedy", games=100)
+    # issue 25: "wins 2 points less often" with a 95% CI of -7 to +4 is a direction the interval
+    # does not support; 1 decided game in 100 is no evidence either
+    results = {CC_ENDGAME[0][1]: report(20, 18), CC_ENDGAME[1][1]: report(0, 1)}
+    answer = cc_last_player(settings, results)["answer"]
+    assert "less often" not in answer and "more often" not in answer
+    assert answer.count("no more than") == 2 and "points either way" in answer
+    results = {CC_ENDGAME[0][1]: report(10, 40), CC_ENDGAME[1][1]: report(30, 30)}
+    answer = cc_last_player(settings, results)["answer"]
+    assert answer.startswith("Without Endgame the last player wins more often than the first by 30 points")
+    pbx = cc_pbx(settings, {CC_PBX[0]: report(40, 20), CC_PBX[1]: report(20, 40)})
+    assert "The player who shuffles in 4 PBX wins more often" in pbx["answer"]
+    assert pbx["evidence"]["ci95"][0] > 0 and "MOVER" in pbx["evidence"]["method"]
+    pbx = cc_pbx(settings, {CC_PBX[0]: report(30, 28), CC_PBX[1]: report(29, 31)})
+    assert "within chance: the difference is no more than" in pbx["answer"]

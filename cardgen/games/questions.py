@@ -11,7 +11,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import Any
 
-from ..stats import wilson_interval
+from ..stats import direction_or_bound, wilson_interval
 
 #: the policy and games of an experiment with --quick: under a minute for a game's questions
 QUICK_RUN = ("greedy", 20)
@@ -99,3 +99,14 @@ def pct(x: float) -> str:
 def separate(a: dict[str, Any], b: dict[str, Any]) -> bool:
     """Whether two shares' intervals do not overlap."""
     return a["wilson_high"] < b["wilson_low"] or b["wilson_high"] < a["wilson_low"]
+
+
+def difference_words(diff: float, low: float, high: float, more: str, less: str, either: str) -> str:
+    """A difference in points as an answer may state it: its direction only when the 95% interval
+    excludes zero, else the bound the interval sets ("no more than 4 points either way")."""
+    ci = f"95% CI {100 * low:+.0f} to {100 * high:+.0f} points"
+    kind, _ = direction_or_bound(low, high)
+    if kind == "bound":
+        bound = max(-low, high)
+        return f"{either}: the difference is no more than {100 * bound:.0f} points either way ({ci})"
+    return f"{more if kind == 'more' else less} by {abs(100 * diff):.0f} points ({ci})"

@@ -3,8 +3,22 @@ from __future__ import annotations
 
 from typing import Any
 
-from ...stats import rate_difference
-from ..questions import Chart, Question, Questions, Results, Settings, experiment, pct, separate, share
+from ...stats import combine_independent, rate_difference
+from ..questions import (
+    Chart,
+    Question,
+    Questions,
+    Results,
+    Settings,
+    difference_words,
+    experiment,
+    pct,
+    separate,
+    share,
+)
+
+#: how a difference between two seats of the same games is measured (cardgen.stats.rate_difference)
+DIFFERENCE_METHOD = "Newcombe's square-and-add interval for paired proportions (1998, method 10), on all games"
 
 CC_TARGET = experiment("common-carrier", {"target": 8})
 
@@ -39,9 +53,11 @@ def cc_last_player(settings: Settings, results: Results) -> dict[str, Any]:
         first, second = report["seat_win_rates"]
         diff, low, high = rate_difference(second["wins"], first["wins"], report["games"])
         evidence[label] = {"seat_1_wins": first["wins"], "seat_2_wins": second["wins"], "ties": report["draws"],
-                           "games": report["games"], "seat_2_minus_seat_1": diff, "ci95": [low, high]}
-        parts.append(f"{label} the last player wins {100 * diff:+.0f} points against the first "
-                     f"(95% CI {100 * low:+.0f} to {100 * high:+.0f})")
+                           "games": report["games"], "seat_2_minus_seat_1": diff, "ci95": [low, high],
+                           "method": DIFFERENCE_METHOD}
+        parts.append(f"{label} the last player " + difference_words(
+            diff, low, high, "wins more often than the first", "wins less often than the first",
+            "and the first win as often as each other within chance"))
         separated.append(low > 0 or high < 0)
     text = "; ".join(parts) + "."
     return {"answer": text[0].upper() + text[1:], "evidence": evidence,
@@ -57,6 +73,7 @@ CC_PBX = tuple(experiment("common-carrier", {"gray_rule": True, "gray_pbx_1": 4 
 def cc_pbx(settings: Settings, results: Results) -> dict[str, Any]:
     """With the gray-card rule, a player choosing 4 PBX against one choosing 4 goose eggs, both seatings."""
     pbx_wins = goose_wins = games = ties = 0
+    seatings = []
     for pbx_seat, run in enumerate(CC_PBX):
         report = results[run]
         seats = report["seat_win_rates"]
@@ -64,13 +81,18 @@ def cc_pbx(settings: Settings, results: Results) -> dict[str, Any]:
         goose_wins += seats[1 - pbx_seat]["wins"]
         games += report["games"]
         ties += report["draws"]
-    diff, low, high = rate_difference(pbx_wins, goose_wins, games)
-    return {"answer": (f"The player who shuffles in 4 PBX wins {abs(100 * diff):.0f} points "
-                       f"{'less' if diff < 0 else 'more'} often than the one with 4 goose eggs "
-                       f"(95% CI {100 * low:+.0f} to {100 * high:+.0f} points; {pbx_wins}-{goose_wins}, "
-                       f"{ties} ties in {games} games)."),
+        seatings.append((report["games"], rate_difference(seats[pbx_seat]["wins"], seats[1 - pbx_seat]["wins"],
+                                                          report["games"])))
+    # each seating is its own sample: their differences combine weighted by their games
+    diff, low, high = combine_independent([part for _, part in seatings], [n / games for n, _ in seatings])
+    words = difference_words(diff, low, high, "wins more often than the one with 4 goose eggs",
+                             "wins less often than the one with 4 goose eggs",
+                             "and the one with 4 goose eggs win as often as each other within chance")
+    return {"answer": (f"The player who shuffles in 4 PBX {words}; {pbx_wins}-{goose_wins}, "
+                       f"{ties} ties in {games} games."),
             "evidence": {"pbx_player_wins": pbx_wins, "goose_player_wins": goose_wins, "ties": ties,
-                         "games": games, "pbx_minus_goose": diff, "ci95": [low, high], "policy": settings.policy},
+                         "games": games, "pbx_minus_goose": diff, "ci95": [low, high], "policy": settings.policy,
+                         "method": DIFFERENCE_METHOD + ", the two seatings combined by square-and-add (MOVER)"},
             "confidence": "a real difference" if low > 0 or high < 0 else "within chance: play more games"}
 
 
