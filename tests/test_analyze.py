@@ -60,11 +60,12 @@ def test_the_plan_is_known_before_the_first_game_and_shares_experiments():
     from cardgen.analyze import plan
 
     full = plan("clusterfuck", Settings())
-    # both Clusterfuck questions read the same four playtests: played once
-    assert len(full.experiments) == 4 and len(full.questions) == 2
+    # the status-power factorial (4 player counts x exchange 0, 2 x powers on, off) holds the
+    # rounds question's eight playtests: played once
+    assert len(full.experiments) == 16 and len(full.questions) == 2
     assert (full.settings.policy, full.settings.games) == FULL_RUN["clusterfuck"]
-    assert full.total_games == 4 * FULL_RUN["clusterfuck"][1]
-    assert "4 experiments" in full.describe() and f"{full.total_games} games" in full.describe()
+    assert full.total_games == 16 * FULL_RUN["clusterfuck"][1]
+    assert "16 experiments" in full.describe() and f"{full.total_games} games" in full.describe()
     quick = plan("dotcombust", Settings(quick=True, games=3))
     assert (quick.settings.policy, quick.settings.games) == (QUICK_RUN[0], 3)
     assert len(quick.experiments) == 2 * 5
@@ -75,7 +76,7 @@ def test_the_command_says_the_size_and_time_before_playing(cli):
     result = cli("analyze", "common-carrier", "--quick", "--games", "2", "--question", "cc-target")
     assert result.exit_code == 0, result.output
     first = result.output.splitlines()[0]
-    assert first.startswith("analyze common-carrier: 1 question, 1 experiment of 2 games (2 games), greedy play")
+    assert first.startswith("analyze common-carrier: 1 question, 4 experiments of 2 games (8 games), greedy play")
     assert re.search(r"about \d+ s with 1 process", result.output)
 
 
@@ -114,13 +115,42 @@ def test_a_ladder_row_never_rounds_an_interval_onto_the_50_percent_line():
 def test_clusterfuck_answers_carry_95_percent_intervals():
     report = analyze("clusterfuck", Settings(policy="random", games=6, quick=True))
     rounds, power = report["questions"]
-    for players, mean in rounds["evidence"]["mean_rounds_by_players"].items():
-        low, high = rounds["evidence"]["ci95_by_players"][players]
-        assert low <= mean <= high
-        assert f"{mean:.1f} rounds (95% CI {low:.1f} to {high:.1f}) with {players} players" in rounds["answer"]
-    for cell in power["evidence"]["by_players"].values():
-        low, high = cell["ci95"]
-        assert 0 <= low <= cell["magnate_keeps_place"] <= high <= 1 and cell["rounds"] > 0
+    for exchange, row in rounds["evidence"]["mean_rounds_by_exchange_and_players"].items():
+        for players, mean in row.items():
+            low, high = rounds["evidence"]["ci95"][exchange][players]
+            assert low <= mean <= high
+            assert f"{mean:.1f} rounds (95% CI {low:.1f} to {high:.1f}) with {players} players" in rounds["answer"]
+    assert set(rounds["evidence"]["mean_rounds_by_exchange_and_players"]) == {"exchange 0", "exchange 2"}
+    for answer in (rounds, power):  # the reading of "traditional Asshole" is stated in each answer
+        assert "played like traditional Asshole" in answer["answer"] and "exchange 0" in answer["answer"]
+    for row in power["evidence"]["by_players"].values():
+        assert len(row["cells"]) == 4  # status powers on and off, crossed with exchange 0 and 2
+        for cell in row["cells"].values():
+            low, high = cell["ci95"]
+            assert 0 <= low <= cell["magnate_keeps_place"] <= high <= 1 and cell["rounds"] > 0
+        assert len(row["effects"]) == 4
+        for effect in row["effects"].values():
+            low, high = effect["ci95"]
+            assert low <= effect["difference"] <= high
+
+
+def test_the_status_power_answer_names_an_effect_only_when_its_interval_excludes_zero():
+    from cardgen.games.clusterfuck.questions import _cell, cf_status_power
+    from cardgen.games.questions import Settings as QSettings
+
+    def figures(kept, rounds):
+        return {"game_figures": {"rounds a status could be kept": rounds, "Magnate keeps place": kept / rounds}}
+
+    settings = QSettings(policy="greedy", games=40, quick=True)
+    results = {}
+    for players in (5, 8):
+        results[_cell(players, 0, True)] = figures(60, 200)
+        results[_cell(players, 0, False)] = figures(58, 200)   # powers: no clear effect
+        results[_cell(players, 2, True)] = figures(120, 200)   # exchange: a clear one
+        results[_cell(players, 2, False)] = figures(118, 200)
+    answer = cf_status_power(settings, results)["answer"]
+    assert "status powers with exchange 0: no clear effect: the difference is no more than" in answer
+    assert "exchange with powers on: more often by 30 points" in answer
 
 
 def test_docs_answers_show_the_ladders_with_their_options(cli):
@@ -178,3 +208,17 @@ def test_common_carrier_seat_answers_name_a_direction_only_when_the_interval_exc
     assert pbx["evidence"]["ci95"][0] > 0 and "MOVER" in pbx["evidence"]["method"]
     pbx = cc_pbx(settings, {CC_PBX[0]: report(30, 28), CC_PBX[1]: report(29, 31)})
     assert "within chance: the difference is no more than" in pbx["answer"]
+
+
+def test_each_common_carrier_target_is_played_as_its_own_game():
+    """Issue 25: tie rates at 5, 6 and 7 read from games played to 8 hold only for players that
+    ignore the target; greedy and mcts use it."""
+    from cardgen.analyze import plan
+
+    planned = plan("common-carrier", Settings(quick=True, games=3))
+    targets = sorted(dict(run.options).get("target") for run in planned.experiments
+                     if set(dict(run.options)) == {"target"})
+    assert targets == [5, 6, 7, 8]
+    report = analyze("common-carrier", Settings(policy="greedy", games=3, quick=True), ["cc-target"])
+    ties = report["questions"][0]["evidence"]["tie_rate_by_target"]
+    assert set(ties) == {"5", "6", "7", "8"} and all(t["games"] == 3 for t in ties.values())

@@ -92,6 +92,9 @@ class ClusterfuckRules(Game["ClusterfuckState"]):
         OptionSpec("bluff", 0.2, "chance a greedy player refuses a demand it would lose (0..1)",
                    minimum=0.0, maximum=1.0),
         OptionSpec("standard_deck", False, "also print a 52-card deck and a reference card (printing only)"),
+        OptionSpec("status_powers", True, "the mod's status powers: a trick's winner may demand a card, "
+                   "settled by comparing Social Status cards (false: traditional Asshole, no demands; "
+                   "for analyze's factorial)"),
         OptionSpec("exchange", DEFAULT_EXCHANGE, "cards the Asshole gives the Magnate before each round after the "
                    "first, for as many of the Magnate's choice; each next pair inwards swaps one fewer "
                    f"(0 = no exchange, at most {MAX_EXCHANGE})", minimum=0, maximum=MAX_EXCHANGE),
@@ -111,6 +114,7 @@ class ClusterfuckRules(Game["ClusterfuckState"]):
         self.rounds_to_win: int = self.options["rounds_to_win"]
         self.bluff: float = self.options["bluff"]
         self.exchange: int = self.options["exchange"]
+        self.status_powers: bool = self.options["status_powers"]
 
     @property
     def max_rounds(self) -> int:
@@ -548,6 +552,8 @@ class ClusterfuckState(State):
             self._put_down(p, _highest(self.hands[p]), 1)
 
     def _can_demand(self, winner: int) -> bool:
+        if not self.game.status_powers:
+            return False
         out, held = self.out, self.held
         return any(q != winner and not out[q] and held[q] >= 2 for q in range(self.n))
 

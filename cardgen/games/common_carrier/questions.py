@@ -20,20 +20,21 @@ from ..questions import (
 #: how a difference between two seats of the same games is measured (cardgen.stats.rate_difference)
 DIFFERENCE_METHOD = "Newcombe's square-and-add interval for paired proportions (1998, method 10), on all games"
 
-CC_TARGET = experiment("common-carrier", {"target": 8})
+#: each target played as its own game: greedy and mcts play towards the target (the search's
+#: judgement divides by it, rollouts stop at it), so a game to 8 says little of one to 5
+CC_TARGETS = {t: experiment("common-carrier", {"target": t}) for t in (5, 6, 7, 8)}
 
 
 def cc_target(settings: Settings, results: Results) -> dict[str, Any]:
-    """Tie rates at targets 5..8 from one run at target 8: a game first reaching t ends there."""
-    report = results[CC_TARGET]
-    n = report["games"]
-    ties = {t: share(round(rate * n), n) for t, rate in report["tie_rate_by_target"].items()}
-    answer = (f"With {settings.policy} play on both sides, games end in a tie {pct(ties['7']['rate'])} of the "
-              f"time at 7 links, {pct(ties['6']['rate'])} at 6 and {pct(ties['5']['rate'])} at 5 "
-              f"({pct(ties['8']['rate'])} at 8).")
+    """Tie rates at targets 5..8, each from games played to that target."""
+    ties = {str(t): share(results[run]["draws"], results[run]["games"]) for t, run in CC_TARGETS.items()}
+    answer = (f"With {settings.policy} play on both sides, games played to 7 links end in a tie "
+              f"{pct(ties['7']['rate'])} of the time, to 6 {pct(ties['6']['rate'])} and to 5 "
+              f"{pct(ties['5']['rate'])} ({pct(ties['8']['rate'])} to 8), each target its own games.")
     verdict = "7 is hard: most games tie" if ties["7"]["rate"] > 0.5 else "7 is reachable in most games"
     return {"answer": f"{answer} {verdict}.",
-            "evidence": {"tie_rate_by_target": ties, "options": report["options"], "policy": settings.policy},
+            "evidence": {"tie_rate_by_target": ties, "policy": settings.policy,
+                         "options": {t: dict(run.options) for t, run in CC_TARGETS.items()}},
             "confidence": ("the intervals at 5, 6 and 7 do not overlap" if separate(ties["5"], ties["6"])
                            and separate(ties["6"], ties["7"]) else
                            "some neighbouring targets' intervals overlap: play more games")}
@@ -126,7 +127,7 @@ QUESTIONS = Questions(
     questions=(
         Question("cc-target",
                  "I have a hard time making 7, and often the game ends in a tie. Try 6, and then 5 ... "
-                 "Is 7 too easy?", lambda s: [CC_TARGET], cc_target, _target_chart),
+                 "Is 7 too easy?", lambda s: list(CC_TARGETS.values()), cc_target, _target_chart),
         Question("cc-last-player",
                  "Because the last player seems to have an advantage in 'playing for stalemate' ... each player "
                  "only plays one card per turn.", lambda s: [run for _, run in CC_ENDGAME], cc_last_player,
