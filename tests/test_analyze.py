@@ -222,3 +222,25 @@ def test_each_common_carrier_target_is_played_as_its_own_game():
     report = analyze("common-carrier", Settings(policy="greedy", games=3, quick=True), ["cc-target"])
     ties = report["questions"][0]["evidence"]["tie_rate_by_target"]
     assert set(ties) == {"5", "6", "7", "8"} and all(t["games"] == 3 for t in ties.values())
+
+
+def test_dotcombust_lengths_carry_intervals_and_count_cut_off_games_apart():
+    from cardgen.games.dotcombust.questions import DCB_VARIANTS, dcb_variants
+    from cardgen.games.questions import Settings as QSettings
+    from cardgen.games.questions import experiment
+
+    def report(mean, cut):
+        return {"games": 30, "draws": 3, "timeouts": cut, "seat_win_rates": [{"rate": 0.3}] * 3,
+                "game_figures": {"turns per finished game (mean)": mean,
+                                 "turns per finished game (95% CI)": [mean - 2, mean + 2],
+                                 "mean turns per game": 999.0}}
+
+    settings = QSettings(policy="greedy", games=30, quick=True)
+    results = {experiment("dotcombust", {**options, "players": players}): report(20.0 + i, 4 if i == 3 else 0)
+               for players in (3, 4) for i, (_, options) in enumerate(DCB_VARIANTS)}
+    answer = dcb_variants(settings, results)
+    assert "base 20 turns (95% CI 18 to 22), 10% ties" in answer["answer"]
+    assert "bitter end 23 turns (95% CI 21 to 25), 10% ties, 13% cut off" in answer["answer"]
+    assert "999" not in answer["answer"]  # the mean over every game, cut off ones too, is not used
+    cell = answer["evidence"]["by_players"]["3"]["bitter end"]
+    assert cell["finished_games"] == 26 and cell["stalled"]["games"] == 30

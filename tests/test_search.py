@@ -511,3 +511,56 @@ def test_a_kept_tree_plays_the_same_seeded_game():
     two = run_playtest(GopsGame(), 3, seed=2, policy="mcts:60", vs="random")
     keys = ("seat_win_rates", "length_counts", "outcomes")
     assert [one[k] for k in keys] == [two[k] for k in keys]
+
+
+def _rival_gray(game, cards):
+    from cardgen.games.common_carrier.board import GOOSE_MASK, PBX_MASK
+
+    ids = game.gray_ids[1]
+    return (sum(1 for c in cards if c in ids[PBX_MASK]), sum(1 for c in cards if c in ids[GOOSE_MASK]))
+
+
+def test_the_rivals_gray_card_choice_is_secret_to_the_search():
+    """Issue 25: "Each player chooses 4 gray cards" is each player's secret; the determinization
+    dealt the rival's hand from the rival's real cards, so the search knew it (docs/rules-readings.md)."""
+    options = {"gray_rule": True, "gray_pbx_1": 2, "gray_pbx_2": 4}
+    game = CommonCarrierGame(options=options)
+    state = game.new_initial_state(random.Random(3))
+    real = state.hands[1] + state.decks[1]
+    assert _rival_gray(game, real) == (4, 0)
+    choices = set()
+    for seed in range(40):
+        det = state.determinize(0, random.Random(seed))
+        rival = det.hands[1] + det.decks[1]
+        assert len(det.hands[1]) == len(state.hands[1]) and len(rival) == len(real)
+        pbx, goose = _rival_gray(game, rival)
+        assert pbx + goose == 4  # still 4 gray cards, of a choice the print allows
+        assert sorted(c for c in rival if game.card_mask[c] not in (15, 0)) == \
+            sorted(c for c in real if game.card_mask[c] not in (15, 0))
+        assert det.hands[0] == state.hands[0] and det.legal_actions() == state.legal_actions()
+        choices.add(pbx)
+    assert choices == {0, 1, 2, 3, 4}
+    # a determinization with a choice the rival did not make plays on like any other
+    det = state.determinize(0, random.Random(5))
+    rng = random.Random(6)
+    for _ in range(30):
+        if det.is_terminal():
+            break
+        det.apply_action(game.random_action(det, det.current_player(), rng))
+    # announced, the search deals from the rival's real gray cards
+    told = CommonCarrierGame(options=options | {"gray_announced": True})
+    state = told.new_initial_state(random.Random(3))
+    for seed in range(10):
+        det = state.determinize(0, random.Random(seed))
+        assert _rival_gray(told, det.hands[1] + det.decks[1]) == (4, 0)
+
+
+def test_a_secret_gray_choice_leaves_the_game_itself_unchanged():
+    """The left-out gray cards only get ids after every card in play: the deal is the same."""
+    options = {"gray_rule": True, "gray_pbx_1": 1, "gray_pbx_2": 3}
+    secret = CommonCarrierGame(options=options)
+    told = CommonCarrierGame(options=options | {"gray_announced": True})
+    assert secret.player_cards == told.player_cards
+    assert len(secret.card_owner) == len(told.card_owner) + 8
+    one, two = secret.new_initial_state(random.Random(9)), told.new_initial_state(random.Random(9))
+    assert (one.hands, one.decks) == (two.hands, two.decks)

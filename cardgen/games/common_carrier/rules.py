@@ -76,6 +76,9 @@ OPTION_SPECS = (
                                    "default: as printed, else 2)", minimum=0, maximum=4),
     OptionSpec("gray_pbx_2", None, "of player 2's 4 gray cards, how many are PBX (the rest goose eggs; "
                                    "default: as printed, else 2)", minimum=0, maximum=4),
+    OptionSpec("gray_announced", False, "with the gray-card rule, each player says which 4 gray cards they "
+                                        "chose, so a searching player knows the rival's (off: the choice "
+                                        "is secret)"),
 )
 OPTION_NAMES = tuple(spec.name for spec in OPTION_SPECS)
 #: "Each player chooses 4 gray cards"
@@ -151,6 +154,13 @@ class CommonCarrierRules(Game["CommonCarrierState"]):
         #: per card id, the players it counts for as bits (1 << owner, both for a PBX)
         self.card_counts: list[int] = []
         self.player_cards: list[list[int]] = [[], []]
+        #: per player, the ids of every gray card printed for them by mask: the chosen ones, in play,
+        #: and (only while the choice is secret) the others, never dealt, for a determinization to
+        #: deal a choice the searching player cannot see (``CommonCarrierState.determinize``)
+        self.gray_ids: list[dict[int, list[int]]] = [{PBX_MASK: [], GOOSE_MASK: []} for _ in (0, 1)]
+        #: whether a player's choice of gray cards is hidden from the rival
+        self.gray_secret: bool = bool(parsed["gray_rule"]) and not parsed["gray_announced"]
+        unused: list[tuple[int, int, int, str]] = []
         for player in (0, 1):
             wanted = {PBX_MASK: chosen[player][0], GOOSE_MASK: chosen[player][1]}
             for mask, is_gray, copies, source in printed[player]:
@@ -158,13 +168,24 @@ class CommonCarrierRules(Game["CommonCarrierState"]):
                 if is_gray:
                     count = min(copies, wanted.get(mask, 0))
                     wanted[mask] = wanted.get(mask, 0) - count
+                    unused.append((player, mask, copies - count, source))
                 for _ in range(count):
-                    self.player_cards[player].append(len(self.card_owner))
-                    self.card_owner.append(player)
-                    self.card_mask.append(mask)
-                    self.card_pbx.append(is_gray and mask == PBX_MASK)
-                    self.card_source.append(source)
-                    self.card_counts.append(3 if is_gray and mask == PBX_MASK else 1 << player)
+                    self.player_cards[player].append(self._new_card(player, mask, is_gray, source))
+        # the gray cards a player left out get ids after every card in play, so those stay the same
+        for player, mask, count, source in unused if self.gray_secret else ():
+            for _ in range(count):
+                self._new_card(player, mask, True, source)
+
+    def _new_card(self, player: int, mask: int, is_gray: bool, source: str) -> int:
+        card = len(self.card_owner)
+        self.card_owner.append(player)
+        self.card_mask.append(mask)
+        self.card_pbx.append(is_gray and mask == PBX_MASK)
+        self.card_source.append(source)
+        self.card_counts.append(3 if is_gray and mask == PBX_MASK else 1 << player)
+        if is_gray and mask in (PBX_MASK, GOOSE_MASK):
+            self.gray_ids[player][mask].append(card)
+        return card
 
     @staticmethod
     def _gray_choice(parsed: dict[str, Any], printed: Sequence[Printed]) -> list[tuple[int, int]]:
@@ -337,7 +358,9 @@ class CommonCarrierState(Plays, State):
     def determinize(self, player: int, rng: random.Random) -> CommonCarrierState:
         """The position as ``player`` might believe it: the rival's hand dealt again from the rival's
         unseen cards (hand and deck), and both decks in a new order. The board, the discards and the
-        cards shown in a hand-over are public; ``player``'s own hand is theirs to see."""
+        cards shown in a hand-over are public; ``player``'s own hand is theirs to see. With the
+        gray-card rule the rival's choice of gray cards is secret (unless ``gray_announced``): their
+        unseen gray cards are chosen again (``_gray_choice_again``)."""
         # the mover's plays stay the same unless their hand is dealt again; then they are listed
         # once here and shared by every copy the search deals
         keep = player == self.player or self.phase == PHASE_HANDOVER
@@ -350,12 +373,33 @@ class CommonCarrierState(Plays, State):
                 rng.shuffle(other.decks[p])
                 continue
             unseen = other.hands[p] + other.decks[p]
+            if self.game.gray_secret:
+                unseen = self._gray_choice_again(p, unseen, rng)
             rng.shuffle(unseen)
             held = len(other.hands[p])
             other.hands[p], other.decks[p] = unseen[:held], unseen[held:]
         if not keep:
             other._invalidate()
         return other
+
+    def _gray_choice_again(self, rival: int, unseen: list[int], rng: random.Random) -> list[int]:
+        """``unseen`` with the rival's hidden gray cards chosen again: "Each player chooses 4 gray
+        cards" is the rival's secret, so as many PBX among them as any choice the print allows and
+        the open cards (board, discards, a hand-over) leave possible, each such choice equally
+        likely; the rest goose eggs."""
+        ids = self.game.gray_ids[rival]
+        pbx, goose = ids[PBX_MASK], ids[GOOSE_MASK]
+        gray = set(pbx) | set(goose)
+        plain = [c for c in unseen if c not in gray]
+        hidden = len(unseen) - len(plain)
+        if not hidden:
+            return unseen
+        shown = set(self.placed) | set(self.discards[rival]) | set(self.pending)
+        free_pbx = [c for c in pbx if c not in shown]
+        free_goose = [c for c in goose if c not in shown]
+        low, high = max(0, hidden - len(free_goose)), min(hidden, len(free_pbx))
+        count = low + rng.randrange(high - low + 1)
+        return plain + rng.sample(free_pbx, count) + rng.sample(free_goose, hidden - count)
 
     def _cards_to_place(self) -> list[int]:
         return self.pending if self.phase == PHASE_HANDOVER else self.hands[self.player]
