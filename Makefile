@@ -32,6 +32,7 @@ bench: $(STAMP)
 	$(BIN)/python bench/layout.py
 	$(BIN)/python bench/export.py
 	$(BIN)/python bench/playtest.py
+	$(BIN)/python bench/search.py
 
 $(STAMP): pyproject.toml examples/gops/pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)

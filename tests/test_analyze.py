@@ -201,8 +201,15 @@ def test_common_carrier_seat_answers_name_a_direction_only_when_the_interval_exc
     assert "less often" not in answer and "more often" not in answer
     assert answer.count("no more than") == 2 and "points either way" in answer
     results = {CC_ENDGAME[0][1]: report(10, 40), CC_ENDGAME[1][1]: report(30, 30)}
-    answer = cc_last_player(settings, results)["answer"]
-    assert answer.startswith("Without Endgame the last player wins more often than the first by 30 points")
+    last = cc_last_player(settings, results)
+    answer = last["answer"]
+    # as the seed frames it: each seat's wins and the ties, the last player's edge, the rule's effect
+    assert answer.startswith("Without Endgame seat 1 wins 10%, seat 2 40%, 50% tie; the last player wins more "
+                             "often than the first by 30 points")
+    assert "the Endgame rule changes ties: down by 10 points" not in answer  # 50% -> 40%: within chance
+    assert "the Endgame rule changes ties: no clear change" in answer
+    assert "the Endgame rule changes the first player's wins: up by 20 points" in answer
+    assert last["evidence"]["with Endgame"]["tie"]["rate"] == pytest.approx(0.4)
     pbx = cc_pbx(settings, {CC_PBX[0]: report(40, 20), CC_PBX[1]: report(20, 40)})
     assert "The player who shuffles in 4 PBX wins more often" in pbx["answer"]
     assert pbx["evidence"]["ci95"][0] > 0 and "MOVER" in pbx["evidence"]["method"]

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ...stats import combine_independent, rate_difference
+from ...stats import combine_independent, independent_difference, rate_difference
 from ..questions import (
     Chart,
     Question,
@@ -45,25 +45,43 @@ CC_ENDGAME = (("without Endgame", experiment("common-carrier")),
 
 
 def cc_last_player(settings: Settings, results: Results) -> dict[str, Any]:
-    """Seat 2 (the player who moves last) against seat 1, without and with the Endgame rule."""
+    """The seed: "Because the last player seems to have an advantage in 'playing for stalemate',
+    when there are only two cards left in each player's hand, and none in their respective decks,
+    each player only plays one card per turn." How often each seat wins and how often games tie,
+    without and with the Endgame rule; the last player's edge over the first; and what the rule
+    changes in ties and in the first player's wins (independent runs: Newcombe's method 10)."""
     evidence: dict[str, Any] = {"policy": settings.policy}
     parts = []
     separated = []
     for label, run in CC_ENDGAME:
         report = results[run]
         first, second = report["seat_win_rates"]
-        diff, low, high = rate_difference(second["wins"], first["wins"], report["games"])
+        games = report["games"]
+        diff, low, high = rate_difference(second["wins"], first["wins"], games)
         evidence[label] = {"seat_1_wins": first["wins"], "seat_2_wins": second["wins"], "ties": report["draws"],
-                           "games": report["games"], "seat_2_minus_seat_1": diff, "ci95": [low, high],
-                           "method": DIFFERENCE_METHOD}
-        parts.append(f"{label} the last player " + difference_words(
-            diff, low, high, "wins more often than the first", "wins less often than the first",
-            "and the first win as often as each other within chance"))
+                           "games": games, "seat_1": share(first["wins"], games),
+                           "seat_2": share(second["wins"], games), "tie": share(report["draws"], games),
+                           "seat_2_minus_seat_1": diff, "ci95": [low, high], "method": DIFFERENCE_METHOD}
+        parts.append(f"{label} seat 1 wins {pct(first['wins'] / games)}, seat 2 {pct(second['wins'] / games)}, "
+                     f"{pct(report['draws'] / games)} tie; the last player " + difference_words(
+                         diff, low, high, "wins more often than the first", "wins less often than the first",
+                         "and the first win as often as each other within chance"))
         separated.append(low > 0 or high < 0)
+    plain, endgame = (results[run] for _, run in CC_ENDGAME)
+    effects = {}
+    for key, what, count in (("ties", "ties", lambda r: r["draws"]),
+                             ("seat_1_wins", "the first player's wins", lambda r: r["seat_win_rates"][0]["wins"])):
+        diff, low, high = independent_difference(count(endgame), endgame["games"], count(plain), plain["games"])
+        effects[key] = {"with_minus_without": diff, "ci95": [low, high]}
+        parts.append(f"the Endgame rule changes {what}: " + difference_words(
+            diff, low, high, "up", "down", "no clear change"))
+    evidence["endgame_effect"] = effects
     text = "; ".join(parts) + "."
     return {"answer": text[0].upper() + text[1:], "evidence": evidence,
             "confidence": ", ".join(f"{label}: {'a real difference' if s else 'within chance'}"
-                                    for label, s in zip(("without Endgame", "with Endgame"), separated))}
+                                    for label, s in zip(("without Endgame", "with Endgame"), separated))
+                          + ("; whether the last player gains by playing for the tie needs a policy that does, "
+                             "which this run's policy does not (it plays to win; a tie is worth half a win)")}
 
 
 #: the gray-card rule with 4 PBX for one player and 4 goose eggs for the other, on both seatings
