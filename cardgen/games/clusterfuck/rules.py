@@ -387,10 +387,10 @@ class ClusterfuckState(State):
             unseen = sorted(set(range(1, n + 1)) - set(mine))
             for q, number in zip(hidden, rng.sample(unseen, len(hidden))):
                 other.status[q] = number
-            known = other.known
-            for i, number in enumerate(known):  # what the others know follows the new deal
-                if number:
-                    known[i] = other.status[i % n]
+            # what the others know follows the new deal (row by row: a search deals thousands)
+            status, known = other.status, other.known
+            other.known = [number and s for i in range(0, n * n, n)
+                           for number, s in zip(known[i:i + n], status)]
         seen = self.seen_in_hand
         fixed: dict[int, list[int]] = {}
         pool: list[int] = []
@@ -398,11 +398,17 @@ class ClusterfuckState(State):
             if q == player:
                 continue
             row = fixed[q] = [0] * 13
-            if seen is not None:
-                for r, c in seen[player * n + q].items():
+            held = seen[player * n + q] if seen is not None else None
+            if held:
+                for r, c in held.items():
                     row[r] = c
-            for r, c in enumerate(self.hands[q]):
-                pool += [r] * (c - row[r])
+                for r, c in enumerate(self.hands[q]):
+                    if c > row[r]:
+                        pool += [r] * (c - row[r])
+            else:
+                for r, c in enumerate(self.hands[q]):
+                    if c:
+                        pool += [r] * c
         _shuffle(rng, pool)  # rng.shuffle's very draws, made faster
         start = 0
         for q, hand in fixed.items():
