@@ -1,6 +1,7 @@
 """cardgen analyze: each question quotes the seed, runs its experiments and answers with evidence."""
 from __future__ import annotations
 
+import itertools
 import json
 import re
 
@@ -251,3 +252,61 @@ def test_dotcombust_lengths_carry_intervals_and_count_cut_off_games_apart():
     assert "999" not in answer["answer"]  # the mean over every game, cut off ones too, is not used
     cell = answer["evidence"]["by_players"]["3"]["bitter end"]
     assert cell["finished_games"] == 26 and cell["stalled"]["games"] == 30
+
+
+def _fake_pbx_play(pbx_rate, goose_rate):
+    """A playtest stand-in for cc-pbx: seat results at fixed rates, the same games for the same seed
+    (the first N of a larger run are those of the smaller one)."""
+    calls = []
+
+    def play(settings, run):
+        calls.append((run, settings.games))
+        pbx_seat = 0 if dict(run.options).get("gray_pbx_1") == 4 else 1
+        n = settings.games
+        pbx, goose = round(pbx_rate * n), round(goose_rate * n)
+        wins = [pbx, goose] if pbx_seat == 0 else [goose, pbx]
+        return {"seat_win_rates": [{"wins": w} for w in wins], "games": n, "draws": n - pbx - goose}
+    return play, calls
+
+
+def test_an_answer_plays_on_until_it_is_settled_and_says_so(monkeypatch):
+    import cardgen.analyze as analysis
+
+    play, calls = _fake_pbx_play(0.45, 0.35)
+    monkeypatch.setattr(analysis, "play", play)
+    settings = Settings(policy="greedy", games=50, precision=0.03, max_games=1600)
+    report = analysis.analyze("common-carrier", settings, ["cc-pbx"])
+    answer = report["questions"][0]
+    assert answer["stopped"].startswith("settled") and answer["evidence"]["ci95"][0] > 0
+    sizes = sorted({games for _, games in calls})
+    assert sizes[0] == 50 and all(b == 2 * a for a, b in itertools.pairwise(sizes))  # doubling
+    assert answer["games_an_experiment"] == sizes[-1] < 1600
+    assert report["total_games"] == 2 * sizes[-1]
+    assert analysis.analyze("common-carrier", settings, ["cc-pbx"])["questions"] == report["questions"]
+
+
+def test_an_answer_that_cannot_settle_is_bounded_or_stops_at_its_budget(monkeypatch):
+    import cardgen.analyze as analysis
+
+    play, _ = _fake_pbx_play(0.40, 0.40)
+    monkeypatch.setattr(analysis, "play", play)
+    # equal rates never separate: at 3 points the budget of 400 games runs out first
+    answer = analysis.analyze("common-carrier", Settings(policy="greedy", games=100, precision=0.03,
+                                                         max_games=400), ["cc-pbx"])["questions"][0]
+    assert answer["stopped"].startswith("budget: 400 games an experiment (of 400 at most)")
+    assert "no more than" in answer["answer"]
+    # at 10 points, 200 games a seating bound it
+    answer = analysis.analyze("common-carrier", Settings(policy="greedy", games=100, precision=0.10,
+                                                         max_games=3200), ["cc-pbx"])["questions"][0]
+    assert answer["stopped"].startswith("bounded") and answer["games_an_experiment"] <= 200
+    # without --precision: the games asked, once, and no stop line
+    once = analysis.analyze("common-carrier", Settings(policy="greedy", games=100), ["cc-pbx"])["questions"][0]
+    assert "stopped" not in once and once["games_an_experiment"] == 100
+
+
+def test_the_command_plays_on_to_a_precision_and_says_where_each_answer_stopped(cli):
+    result = cli("analyze", "common-carrier", "--quick", "--games", "2", "--question", "cc-pbx",
+                 "--precision", "50", "--max-games", "4")
+    assert result.exit_code == 0, result.output
+    assert "doubled up to 4 games an experiment until each answer settles or is within 50 points" in result.output
+    assert "  stopped: " in result.output

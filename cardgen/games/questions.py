@@ -31,6 +31,12 @@ class Settings:
     quick: bool = False
     #: a Dask scheduler's address, to play there instead of in local processes
     scheduler: str | None = None
+    #: play on, doubling the games of an answer's experiments, until its intervals separate the
+    #: alternatives or are all this narrow (half-width as a share: 0.03 is 3 points), or until
+    #: ``max_games``; None: play ``games`` once
+    precision: float | None = None
+    #: the most games an experiment may reach by doubling (the budget; default: 8 x ``games``)
+    max_games: int | None = None
 
     def sized(self, full_run: tuple[str, int]) -> Settings:
         """These settings with a game's sizes filled in."""
@@ -84,6 +90,13 @@ class Questions:
     #: the moves after which one of the game's experiments counts a game as stalled (None: the
     #: playtest's own cap)
     max_moves: int | None = None
+
+
+def half_width(*intervals: Any) -> float | None:
+    """The widest half of the given (low, high) intervals, as a share: how far an answer is from
+    being bounded within a precision (None for none)."""
+    widths = [(high - low) / 2 for low, high in intervals if low is not None and high is not None]
+    return max(widths) if widths else None
 
 
 def share(count: int, n: int) -> dict[str, Any]:

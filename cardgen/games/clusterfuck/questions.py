@@ -14,6 +14,7 @@ from ..questions import (
     Settings,
     difference_words,
     experiment,
+    half_width,
     pct,
 )
 
@@ -66,6 +67,8 @@ def cf_rounds(settings: Settings, results: Results) -> dict[str, Any]:
                      ", ".join(f"{rounds:.1f} rounds (95% CI {ci[0]:.1f} to {ci[1]:.1f}) with {players} players"
                                for players, rounds, ci in shown))
     return {"answer": "A True Magnate comes, on average, " + "; ".join(parts) + ". " + READING,
+            # means in rounds: done when neighbouring counts are apart (a precision in points does not apply)
+            "settled": bool(apart) and all(apart), "widest": None,
             "evidence": {"mean_rounds_by_exchange_and_players": table, "ci95": intervals,
                          "games_per_count": settings.games, "policy": settings.policy, "reading": READING},
             "confidence": ("each player count's interval is apart from the next" if apart and all(apart) else
@@ -111,7 +114,9 @@ def cf_status_power(settings: Settings, results: Results) -> dict[str, Any]:
         sentences.append(f"With {players} players the Magnate keeps his place " + ", ".join(
             f"{pct(v['magnate_keeps_place'] or 0.0)} ({k})" for k, v in shown.items())
             + " (chance: " + pct(1 / players) + "); " + "; ".join(words))
+    every = [e["ci95"] for row in by_players.values() for e in row["effects"].values()]
     return {"answer": ". ".join(sentences) + ". " + READING,
+            "settled": bool(settled) and all(settled), "widest": half_width(*every),
             "evidence": {"by_players": by_players, "policy": settings.policy, "games_per_cell": settings.games,
                          "method": "Wilson per cell; each effect a difference of independent rates, Newcombe "
                                    "(1998) method 10", "reading": READING},

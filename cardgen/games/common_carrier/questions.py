@@ -12,6 +12,7 @@ from ..questions import (
     Settings,
     difference_words,
     experiment,
+    half_width,
     pct,
     separate,
     share,
@@ -35,6 +36,8 @@ def cc_target(settings: Settings, results: Results) -> dict[str, Any]:
     return {"answer": f"{answer} {verdict}.",
             "evidence": {"tie_rate_by_target": ties, "policy": settings.policy,
                          "options": {t: dict(run.options) for t, run in CC_TARGETS.items()}},
+            "settled": separate(ties["5"], ties["6"]) and separate(ties["6"], ties["7"]),
+            "widest": half_width(*((t["wilson_low"], t["wilson_high"]) for t in ties.values())),
             "confidence": ("the intervals at 5, 6 and 7 do not overlap" if separate(ties["5"], ties["6"])
                            and separate(ties["6"], ties["7"]) else
                            "some neighbouring targets' intervals overlap: play more games")}
@@ -77,7 +80,9 @@ def cc_last_player(settings: Settings, results: Results) -> dict[str, Any]:
             diff, low, high, "up", "down", "no clear change"))
     evidence["endgame_effect"] = effects
     text = "; ".join(parts) + "."
-    return {"answer": text[0].upper() + text[1:], "evidence": evidence,
+    return {"answer": text[0].upper() + text[1:], "evidence": evidence, "settled": all(separated),
+            "widest": half_width(*(evidence[label]["ci95"] for label, _ in CC_ENDGAME),
+                                 *(e["ci95"] for e in effects.values())),
             "confidence": ", ".join(f"{label}: {'a real difference' if s else 'within chance'}"
                                     for label, s in zip(("without Endgame", "with Endgame"), separated))
                           + ("; whether the last player gains by playing for the tie needs a policy that does, "
@@ -112,6 +117,7 @@ def cc_pbx(settings: Settings, results: Results) -> dict[str, Any]:
             "evidence": {"pbx_player_wins": pbx_wins, "goose_player_wins": goose_wins, "ties": ties,
                          "games": games, "pbx_minus_goose": diff, "ci95": [low, high], "policy": settings.policy,
                          "method": DIFFERENCE_METHOD + ", the two seatings combined by square-and-add (MOVER)"},
+            "settled": low > 0 or high < 0, "widest": half_width((low, high)),
             "confidence": "a real difference" if low > 0 or high < 0 else "within chance: play more games"}
 
 

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..questions import Chart, Experiment, Question, Questions, Results, Settings, experiment, pct, share
+from ..questions import Chart, Experiment, Question, Questions, Results, Settings, experiment, half_width, pct, share
 
 #: the moves after which a game counts as stalled (a timeout) instead of played on: under To the
 #: Bitter End, players who search can pass assets round for ever (measured: a 3-player mcts:100
@@ -44,7 +44,12 @@ def dcb_variants(settings: Settings, results: Results) -> dict[str, Any]:
                           "mean_score_spread": figures.get("mean score spread")}
         table[str(players)] = row
         lines.append(f"{players} players: " + ", ".join(_cell_words(label, row[label]) for label, _ in DCB_VARIANTS))
+    cells = [cell for row in table.values() for cell in row.values()]
     return {"answer": "; ".join(lines) + ".", "evidence": {"by_players": table, "policy": settings.policy},
+            # no alternatives to separate: the answer is done when its rates are bounded
+            "settled": False,
+            "widest": half_width(*((c[k]["wilson_low"], c[k]["wilson_high"]) for c in cells
+                                   for k in ("ties", "stalled"))),
             "confidence": "turns are means over the games that ended, with 95% intervals (normal approximation); "
                           "ties and games cut off carry 95% Wilson intervals per cell; a game still going after "
                           f"{MAX_MOVES} moves is cut off and counted apart, not in the turns"}
