@@ -48,6 +48,7 @@ bench: $(STAMP)
 	$(BIN)/python bench/playtest.py
 	$(BIN)/python bench/pdffont.py
 	$(BIN)/python bench/serve.py
+	$(BIN)/python bench/search.py
 
 $(STAMP): pyproject.toml examples/gops/pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)

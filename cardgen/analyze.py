@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from .errors import CardgenError
@@ -106,7 +106,9 @@ class Plan:
         return (f"analyze {self.game}: {_count(len(self.questions), 'question')}, "
                 f"{_count(len(self.experiments), 'experiment')} of {s.games} games ({self.total_games} games), "
                 f"{s.policy} play on every seat, seed {s.seed}"
-                f"{' (quick)' if s.quick else ''}")
+                f"{' (quick)' if s.quick else ''}"
+                + (f"; doubled up to {s.max_games or 8 * (s.games or 0)} games an experiment until each answer "
+                   f"settles or is within {100 * s.precision:g} points" if s.precision is not None else ""))
 
 
 def plan(game: str, settings: Settings, only: Sequence[str] = ()) -> Plan:
@@ -132,13 +134,48 @@ def analyze(game: str, settings: Settings, only: Sequence[str] = (),
     settings = the_plan.settings
     started = time.perf_counter()
     results: Results = {}
-    for run in the_plan.experiments:
-        results[run] = play(settings, run)
-    answers = [{"id": q.id, "question": q.question, **q.answer(settings, results)} for q in the_plan.questions]
+    played: dict[Experiment, int] = {}
+    answers: dict[str, dict[str, Any]] = {}
+    assert settings.games is not None
+    games, todo = settings.games, list(the_plan.questions)
+    budget = settings.max_games or 8 * games
+    while True:
+        sized = replace(settings, games=games)
+        for run in dict.fromkeys(run for q in todo for run in q.experiments(settings)):
+            if played.get(run) != games:  # the same seed: the first games are those played before
+                results[run], played[run] = play(sized, run), games
+        for q in todo:
+            answers[q.id] = {"id": q.id, "question": q.question, **q.answer(sized, results),
+                             "games_an_experiment": games}
+        if settings.precision is None:
+            break
+        todo = [q for q in todo if _stopped(answers[q.id], settings.precision, games, None) is None]
+        if not todo or 2 * games > budget:
+            break
+        games *= 2
+    if settings.precision is not None:
+        for answer in answers.values():
+            answer["stopped"] = _stopped(answer, settings.precision, answer["games_an_experiment"], budget)
     return {"game": game, "policy": settings.policy, "games": settings.games, "seed": settings.seed,
             "quick": settings.quick, "jobs": settings.jobs, "experiments": len(the_plan.experiments),
-            "total_games": the_plan.total_games, "questions": answers,
+            "precision": settings.precision, "max_games": budget if settings.precision is not None else None,
+            "total_games": sum(played.values()), "questions": [answers[q.id] for q in the_plan.questions],
             "seconds": time.perf_counter() - started}
+
+
+def _stopped(answer: dict[str, Any], precision: float, games: int, budget: int | None) -> str | None:
+    """Why an answer's experiments stop growing: settled, bounded within ``precision``, or (given the
+    ``budget``) out of games; None while it should play on."""
+    if answer.get("settled"):
+        return f"settled: its intervals separate the alternatives at {games} games an experiment"
+    widest = answer.get("widest")
+    if widest is not None and widest <= precision:
+        return (f"bounded: every interval within +-{100 * widest:.1f} points (precision {100 * precision:g}) "
+                f"at {games} games an experiment")
+    if budget is None:
+        return None
+    left = f"the widest interval +-{100 * widest:.1f} points" if widest is not None else "its intervals overlap"
+    return f"budget: {games} games an experiment (of {budget} at most) and {left}, over the precision"
 
 
 def format_answers(report: dict[str, Any]) -> str:
@@ -147,6 +184,8 @@ def format_answers(report: dict[str, Any]) -> str:
     for answer in report["questions"]:
         lines += ["", f"[{answer['id']}] \"{answer['question']}\"", f"  {answer['answer']}",
                   f"  confidence: {answer['confidence']}"]
+        if answer.get("stopped"):
+            lines.append(f"  stopped: {answer['stopped']}")
     return "\n".join(lines)
 
 

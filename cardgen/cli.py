@@ -612,11 +612,16 @@ def _duration(seconds: float) -> str:
 @click.option("--question", "only", multiple=True, metavar="ID",
               help="Only this question (repeatable): cc-target, cc-last-player, cc-pbx, dcb-variants, "
                    "cf-rounds, cf-status-power.")
+@click.option("--precision", type=click.FloatRange(0.1, 50), default=None, metavar="POINTS",
+              help="Double an answer's games until its intervals separate the alternatives or are all within "
+                   "POINTS either way (or --max-games runs out); each answer says which.")
+@click.option("--max-games", type=click.IntRange(1, 1_000_000), default=None,
+              help="With --precision, the most games an experiment may reach [default: 8 x --games].")
 @_scheduler_option
 @_json_option("answers")
 @click.option("--report", "report_path", type=click.Path(dir_okay=False, path_type=Path), default=None,
               help="Also write the answers with their charts to FILE.pdf or FILE.html.")
-def analyze(game, policy, games, seed, jobs, quick, only, scheduler, as_json, report_path):
+def analyze(game, policy, games, seed, jobs, quick, only, precision, max_games, scheduler, as_json, report_path):
     """Answer the designers' questions in GAME's original rules by playing the experiments.
 
     Before the first game it says how many games it will play and, timing one game of each
@@ -629,7 +634,8 @@ def analyze(game, policy, games, seed, jobs, quick, only, scheduler, as_json, re
         from .analyze import check_report_path
 
         check_report_path(report_path)
-    settings = Settings(policy=policy, games=games, seed=seed, jobs=jobs, quick=quick, scheduler=scheduler)
+    settings = Settings(policy=policy, games=games, seed=seed, jobs=jobs, quick=quick, scheduler=scheduler,
+                        precision=None if precision is None else precision / 100, max_games=max_games)
 
     def planned(plan) -> None:
         if as_json:

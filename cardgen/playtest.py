@@ -101,8 +101,10 @@ def play_game(game: Game, index: int, seed: int, seats: Sequence[str],
 
 def _play_out(game: Game, state: State, seats: Sequence[str], rng: random.Random, max_moves: int,
               branching: list[int]) -> int:
-    """Each seat moves by its policy until the game ends or ``max_moves`` moves are made."""
-    choosers = [_chooser(game, state, policy) for policy in seats]
+    """Each seat moves by its policy until the game ends or ``max_moves`` moves are made (a search
+    too: its simulations stop at the cap)."""
+    history: list[Any] = []
+    choosers = [_chooser(game, state, policy, history, max_moves) for policy in seats]
     length = 0
     while not state.is_terminal() and length < max_moves:
         player = state.current_player()
@@ -111,6 +113,7 @@ def _play_out(game: Game, state: State, seats: Sequence[str], rng: random.Random
         else:
             action = choosers[player](state, player, rng, branching)
         state.apply_action(action)
+        history.append(action)
         length += 1
     return length
 
@@ -265,17 +268,29 @@ def check_policy(name: str) -> str:
 Chooser = Callable[[State, int, random.Random, list[int]], Any]
 
 
-def _chooser(game: Game, state: State, policy: str) -> Chooser:
+def _chooser(game: Game, state: State, policy: str, history: list[Any] | None = None,
+             max_moves: int | None = None) -> Chooser:
     """How a seat playing ``policy`` moves in this game, worked out once a game, not once a move:
-    the game's own fast policy and legal-play count where it has them."""
+    the game's own fast policy and legal-play count where it has them. A searching seat reads the
+    game's moves so far (``history``, which the caller extends): those since its last move let it
+    keep its tree, and their number how many moves are left before ``max_moves``."""
     if policy.startswith("mcts"):
-        from .search import mcts_action, parse_budget
+        from .search import Search, parse_budget
 
         budget = parse_budget(policy.partition(":")[2])
+        searches: dict[int, Search] = {}
+        seen: dict[int, int] = {}
+        moves: list[Any] = history if history is not None else []
 
         def search(state: State, player: int, rng: random.Random, branching: list[int]) -> Any:
             branching.append(state.num_legal_actions(player))
-            return mcts_action(game, state, player, rng, budget)
+            seat = searches.get(player)
+            if seat is None:
+                seat = searches[player] = Search(game, player, budget)
+            since = moves[seen[player]:] if history is not None and player in seen else None
+            seen[player] = len(moves)
+            left = None if max_moves is None else max_moves - len(moves)
+            return seat.choose(state, rng, since, left)
         return search
     fast = game.random_action if policy == "random" else game.greedy_action
     if fast is not None:
@@ -362,6 +377,9 @@ def _summarize(game: Game, records: list[GameRecord], seed: int, seats: Sequence
         "draws": draws,
         "timeouts": timeouts,
         "seat_win_rates": seat_rates,
+        #: games by the seats that won them (1-based, "+" between seats sharing a win)
+        "winner_sets": {"+".join(str(p + 1) for p in key): count for key, count in
+                        sorted(Counter(tuple(sorted(r.winners)) for r in records if r.winners).items())},
         "mean_length": statistics.fmean(lengths),
         "median_length": statistics.median(lengths),
         "min_length": min(lengths),

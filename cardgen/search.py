@@ -6,10 +6,15 @@ player cannot see dealt again at random (``State.determinize``). All determiniza
 keyed by actions. A child is eligible only when its action is legal in this determinization, and
 its exploration term counts how often it was *available*, not how often its parent was visited.
 Simultaneous turns use decoupled UCT: each player picks its own part of the joint action by its own
-statistics. Rollouts play uniformly random moves (the engine's fast ``random_action`` where it has
-one), or the engine's own rollout policy where it has one (``Game.rollout_action``). A node keeps
-the summed returns of every player and the player choosing there maximises their own mean, so the
-search serves any number of players and any returns.
+statistics. Children are made lazily where moves are many (a guided node samples a reply with the
+engine's ``random_action`` and checks only the children it has tried with ``State.is_legal``, never
+listing the whole reply set), selection reads square roots and logarithms from tables, and a
+player's search keeps its tree from one of its moves to the next where every move is seen by every
+player (``Game.search_keeps_tree``). Rollouts play uniformly random moves (the engine's fast
+``random_action`` where it has one), or the engine's own rollout policy where it has one
+(``Game.rollout_action``), and stop at the game's move cap. A node keeps the summed returns of every
+player and the player choosing there maximises their own mean, so the search serves any number of
+players and any returns.
 
 Why our own and not OpenSpiel's: pyspiel's IS-MCTS needs the game ported to its C++ API or
 wrapped as a Python game with information-state strings and resampling hooks in its own terms,
@@ -22,6 +27,7 @@ import math
 import random
 import re
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -32,8 +38,11 @@ from .games.base import SIMULTANEOUS, Game, State
 DEFAULT_SIMULATIONS = 1000
 #: the UCB exploration constant for returns in [0, 1]
 EXPLORATION = 0.7
-#: a rollout longer than this counts as a draw
-MAX_ROLLOUT = 10_000
+#: a rollout longer than this counts as a draw (and so does one that reaches the game's move cap)
+MAX_ROLLOUT = 1_000
+#: a guided reply node draws at most this many random replies looking for one it has not tried
+#: before it lists them all
+REPLY_DRAWS = 16
 #: a guided search (a game with ``search_guided = True``) widens a node to about this many children
 #: times the square root of its visits, best first by the game's heuristic
 WIDENING = 1.0
@@ -75,6 +84,7 @@ def can_search(state: State) -> bool:
     return state.determinize is not None
 
 
+
 class _Node:
     """Statistics of one position in the tree: summed returns per player, visits, availability;
     at a simultaneous turn, per player, per own action: [visits, summed return, availability]."""
@@ -88,52 +98,113 @@ class _Node:
         self.visits = 0
         self.avail = 0
         self.totals = [0.0] * players
-        self.joint: list[dict[Any, list[float]]] | None = None
+        self.joint: list[dict[Any, list[Any]]] | None = None
 
 
 def mcts_action(game: Game, state: State, player: int, rng: random.Random,
-                budget: Budget = Budget(), exploration: float | None = None) -> Any:
-    """The action (the player's own part at a simultaneous turn) the search likes best; the
-    exploration constant is the game's own (``Game.exploration``) where it sets one."""
-    determinize = state.determinize
-    if determinize is None:
-        raise CardgenError(f"{game.name or type(game).__name__}: the mcts policy needs the engine to "
-                           f"deal hidden cards again (State.determinize); this engine does not")
-    if exploration is None:
-        exploration = EXPLORATION if game.exploration is None else game.exploration
-    players = game.num_players
-    root = _Node(players)
-    guided = game.search_guided and state.current_player() != SIMULTANEOUS
-    if guided:
-        root.order = _ranked(game, state, player)
-    deadline = time.perf_counter() + budget.seconds if budget.seconds is not None else None
-    done = 0
-    while True:
-        if budget.simulations is not None and done >= budget.simulations:
-            break
-        if deadline is not None and done > 0 and time.perf_counter() >= deadline:
-            break
-        det = determinize(player, rng)
+                budget: Budget = Budget(), exploration: float | None = None,
+                moves_left: int | None = None) -> Any:
+    """The action (the player's own part at a simultaneous turn) the search likes best, from a new
+    tree; the exploration constant is the game's own (``Game.exploration``) where it sets one.
+    ``moves_left``: moves until the game is cut off (the playtest's move cap); a simulation that
+    reaches it counts as a draw."""
+    return Search(game, player, budget, exploration).choose(state, rng, moves_left=moves_left)
+
+
+class Search:
+    """One player's search through one game. ``choose`` spends the budget on a move; told the moves
+    made since its last choice (``since``, its own included), it carries on from the tree it grew
+    then, where every move is seen by every player (``Game.search_keeps_tree``), and starts a new
+    tree otherwise. The same seed gives the same moves either way."""
+
+    def __init__(self, game: Game, player: int, budget: Budget = Budget(),
+                 exploration: float | None = None):
+        self.game = game
+        self.player = player
+        self.budget = budget
+        self.exploration = (EXPLORATION if game.exploration is None else game.exploration) \
+            if exploration is None else exploration
+        self.keeps_tree = bool(game.search_keeps_tree) and not game.search_guided
+        #: simulations this search has run (a carried tree's earlier ones counted once)
+        self.simulations = 0
+        self._root: _Node | None = None
+
+    def choose(self, state: State, rng: random.Random, since: Sequence[Any] | None = None,
+               moves_left: int | None = None) -> Any:
+        game, player, budget = self.game, self.player, self.budget
+        determinize = state.determinize
+        if determinize is None:
+            raise CardgenError(f"{game.name or type(game).__name__}: the mcts policy needs the engine to "
+                               f"deal hidden cards again (State.determinize); this engine does not")
+        root = self._carried(since) if self.keeps_tree else None
+        if root is None:
+            root = _Node(game.num_players)
+        guided = game.search_guided and state.current_player() != SIMULTANEOUS
         if guided:
-            _simulate_guided(game, det, root, rng, exploration)
-        else:
-            _simulate(game, det, root, rng, exploration)
-        done += 1
-    if root.joint is not None:
-        own = root.joint[player]
-        return max(own, key=lambda action: (own[action][0], own[action][1]))
-    return max(root.children, key=lambda action: (root.children[action].visits,
-                                                  root.children[action].totals[player]))
+            root.order = _ranked(game, state, player)
+        simulate = _simulate_guided if guided else _simulate
+        exploration = self.exploration
+        deadline = time.perf_counter() + budget.seconds if budget.seconds is not None else None
+        done = 0
+        while True:
+            if budget.simulations is not None and done >= budget.simulations:
+                break
+            if deadline is not None and done > 0 and time.perf_counter() >= deadline:
+                break
+            if root.visits + 2 >= len(_SQRT_LOG):
+                _grow_tables(2 * (root.visits + (budget.simulations or 1024)) + 2)
+            simulate(game, determinize(player, rng), root, rng, exploration, moves_left)
+            done += 1
+        self.simulations += done
+        self._root = root if self.keeps_tree else None
+        if root.joint is not None:
+            own = root.joint[player]
+            return max(own, key=lambda action: (own[action][0], own[action][1]))
+        return max(root.children, key=lambda action: (root.children[action].visits,
+                                                      root.children[action].totals[player]))
+
+    def _carried(self, since: Sequence[Any] | None) -> _Node | None:
+        """The node of the last tree the moves ``since`` lead to, or None (no tree, or a move the
+        tree never tried)."""
+        node = self._root
+        if node is None or since is None:
+            return None
+        for action in since:
+            node = node.children.get(action)
+            if node is None:
+                return None
+        return node
 
 
-def _simulate(game: Game, det: State, root: _Node, rng: random.Random, exploration: float) -> None:
-    """One walk down the tree, one new node, a random rollout, and the returns carried back up."""
+#: sqrt(log(n)) and 1/sqrt(n) for n = 0, 1, 2...: selection reads them instead of computing them
+_SQRT_LOG: list[float] = [0.0]
+_INV_SQRT: list[float] = [0.0]
+
+
+def _grow_tables(size: int) -> None:
+    for n in range(len(_SQRT_LOG), size):
+        _SQRT_LOG.append(math.sqrt(math.log(n)))
+        _INV_SQRT.append(1.0 / math.sqrt(n))
+
+
+_grow_tables(DEFAULT_SIMULATIONS * 4)
+
+
+def _simulate(game: Game, det: State, root: _Node, rng: random.Random, exploration: float,
+              moves_left: int | None = None) -> None:
+    """One walk down the tree, one new node, a rollout, and the returns carried back up. Each step
+    lists the mover's legal actions once: it counts every tried one as available, scores each by
+    UCB (from tables) only while no untried one has turned up, and expands an untried one at random."""
     players = game.num_players
     path: list[_Node] = [root]
     joints: list[tuple[_Node, tuple]] = []
     node = root
-    while not det.is_terminal():
+    sqrt_log, inv_sqrt = _SQRT_LOG, _INV_SQRT
+    moves = 0
+    cap = MAX_ROLLOUT if moves_left is None else moves_left
+    while not det.is_terminal() and moves < cap:
         mover = det.current_player()
+        moves += 1
         if mover == SIMULTANEOUS:
             joint = _joint_choice(node, det, players, rng, exploration)
             joints.append((node, joint))
@@ -146,26 +217,38 @@ def _simulate(game: Game, det: State, root: _Node, rng: random.Random, explorati
             node = child
             path.append(node)
             continue
-        legal = det.legal_actions(mover)
-        untried = []
-        for action in legal:
-            child = node.children.get(action)
+        children = node.children
+        untried: list[Any] | None = None
+        best: Any = None
+        best_value = -math.inf
+        for action in det.legal_actions(mover):
+            child = children.get(action)
             if child is None:
-                untried.append(action)
-            else:
-                child.avail += 1
-        if untried:
+                if untried is None:
+                    untried = [action]
+                else:
+                    untried.append(action)
+                continue
+            avail = child.avail = child.avail + 1
+            if untried is None:
+                visits = child.visits
+                value = child.totals[mover] / visits + exploration * sqrt_log[avail] * inv_sqrt[visits]
+                if value > best_value:
+                    best_value, best = value, action
+        if untried is not None:
             action = untried[rng.randrange(len(untried))]
-            node.children[action] = child = _Node(players)
+            children[action] = child = _Node(players)
             child.avail = 1
             det.apply_action(action)
             path.append(child)
             break
-        action = max(legal, key=lambda a: _ucb(node.children[a], mover, exploration))
-        det.apply_action(action)
-        node = node.children[action]
+        if best is None:
+            raise CardgenError(f"{game.name or type(game).__name__}: player {mover + 1} has no legal "
+                               f"move in an unfinished position")
+        det.apply_action(best)
+        node = children[best]
         path.append(node)
-    returns = _rollout(game, det, rng)
+    returns = _rollout(game, det, rng, None if moves_left is None else moves_left - moves)
     _back_up(path, returns)
     for visited, joint in joints:
         assert visited.joint is not None
@@ -175,45 +258,72 @@ def _simulate(game: Game, det: State, root: _Node, rng: random.Random, explorati
             stats[1] += returns[p]
 
 
-def _simulate_guided(game: Game, det: State, root: _Node, rng: random.Random, exploration: float) -> None:
+def _simulate_guided(game: Game, det: State, root: _Node, rng: random.Random, exploration: float,
+                     moves_left: int | None = None) -> None:
     """One walk of a guided search: the searching player's move among the best few by the game's
     heuristic (more of them as the root is visited more: progressive widening), the reply among the
-    opponent's best by the game's greedy policy in this deal and a few others, then a rollout as in
-    the plain search (the game's judgement after its ``rollout_depth`` moves). Where a move has
-    hundreds of plays, a plain search spreads 1,000 simulations over all of them and learns little
-    of any; this one looks two moves deep at the plays worth it."""
+    opponent's greedy reply and random ones, widened the same way, then a rollout as in the plain
+    search (the game's judgement after its ``rollout_depth`` moves). Where a move has hundreds of
+    plays, a plain search spreads 1,000 simulations over all of them and learns little of any; this
+    one looks two moves deep at the plays worth it. The reply set is never listed: a new reply is
+    drawn with the engine's ``random_action`` until it is one not tried yet, and only the tried
+    replies are checked (``State.is_legal``) in this deal."""
     path: list[_Node] = [root]
     node = root
-    for depth in range(GUIDED_DEPTH):
-        if det.is_terminal():
-            break
+    sqrt_log, inv_sqrt = _SQRT_LOG, _INV_SQRT
+    depth = 0
+    cap = GUIDED_DEPTH if moves_left is None else min(GUIDED_DEPTH, moves_left)
+    while depth < cap and not det.is_terminal():
         mover = det.current_player()
         allowed = math.ceil(WIDENING * math.sqrt(node.visits + 1))
-        if depth == 0:
-            assert node.order is not None
-            legal = node.order[:allowed]
+        children = node.children
+        if depth == 0:  # the root: its children are a prefix of its ranking, all legal in every deal
+            order = node.order
+            assert order is not None
+            tried = list(children.items())
+            for _, child in tried:
+                child.avail += 1
+            grow = len(tried) < allowed and len(tried) < len(order)
+            if grow:
+                action = order[len(tried)]
         else:
-            legal = det.legal_actions(mover)
-        tried = [a for a in legal if a in node.children]
-        for action in tried:
-            node.children[action].avail += 1
-        if len(tried) < min(allowed, len(legal)):
-            if depth == 0:
-                action = next(a for a in legal if a not in node.children)
-            elif not node.children:
-                action = _greedy_reply(game, det, mover, rng)
-            else:
-                untried = [a for a in legal if a not in node.children]
-                action = untried[rng.randrange(len(untried))]
-            node.children[action] = child = _Node(game.num_players)
+            is_legal = det.is_legal
+            tried = [(a, child) for a, child in children.items() if is_legal(mover, a)]
+            for _, child in tried:
+                child.avail += 1
+            grow = len(tried) < allowed and len(tried) < det.num_legal_actions(mover)
+            if grow:
+                action = _new_reply(game, det, mover, children, rng)
+        if grow:
+            children[action] = child = _Node(game.num_players)
             child.avail = 1
         else:
-            action = max(tried, key=lambda a: _ucb(node.children[a], mover, exploration))
-            child = node.children[action]
+            best_value = -math.inf
+            for a, candidate in tried:
+                visits = candidate.visits
+                value = candidate.totals[mover] / visits + exploration * sqrt_log[candidate.avail] * inv_sqrt[visits]
+                if value > best_value:
+                    best_value, action, child = value, a, candidate
         det.apply_action(action)
         node = child
         path.append(node)
-    _back_up(path, _rollout(game, det, rng))
+        depth += 1
+    _back_up(path, _rollout(game, det, rng, None if moves_left is None else moves_left - depth))
+
+
+def _new_reply(game: Game, det: State, mover: int, children: dict[Any, _Node], rng: random.Random) -> Any:
+    """A reply this node has not tried: the game's greedy one first, then random ones, drawn (at
+    most REPLY_DRAWS times) rather than listed."""
+    if not children:
+        return _greedy_reply(game, det, mover, rng)
+    draw = game.random_action
+    if draw is not None:
+        for _ in range(REPLY_DRAWS):
+            action = draw(det, mover, rng)
+            if action not in children:
+                return action
+    untried = [a for a in det.legal_actions(mover) if a not in children]
+    return untried[rng.randrange(len(untried))]
 
 
 def _back_up(path: list[_Node], returns: list[float]) -> None:
@@ -242,49 +352,63 @@ def _greedy_reply(game: Game, det: State, mover: int, rng: random.Random) -> Any
     return greedy(det, mover, rng) if greedy is not None else _ranked(game, det, mover)[0]
 
 
-def _ucb(child: _Node, mover: int, exploration: float) -> float:
-    return child.totals[mover] / child.visits + exploration * math.sqrt(math.log(child.avail) / child.visits)
-
-
 def _joint_choice(node: _Node, det: State, players: int, rng: random.Random, exploration: float) -> tuple:
     """Decoupled UCT: each player's own action by its own statistics, untried ones first."""
-    if node.joint is None:
-        node.joint = [{} for _ in range(players)]
+    per_player = node.joint
+    if per_player is None:
+        per_player = node.joint = [{} for _ in range(players)]
+    sqrt_log, inv_sqrt = _SQRT_LOG, _INV_SQRT
     joint = []
     for p in range(players):
-        own = node.joint[p]
-        legal = det.legal_actions(p)
-        untried = []
-        for action in legal:
+        own = per_player[p]
+        untried: list[Any] | None = None
+        best: Any = None
+        best_value = -math.inf
+        for action in det.legal_actions(p):
             stats = own.get(action)
             if stats is None:
                 own[action] = stats = [0, 0.0, 0]
-            stats[2] += 1
-            if stats[0] == 0:
-                untried.append(action)
-        if untried:
+            avail = stats[2] = stats[2] + 1
+            visits = stats[0]
+            if not visits:
+                if untried is None:
+                    untried = [action]
+                else:
+                    untried.append(action)
+            elif untried is None:
+                value = stats[1] / visits + exploration * sqrt_log[avail] * inv_sqrt[visits]
+                if value > best_value:
+                    best_value, best = value, action
+        if untried is not None:
             joint.append(untried[rng.randrange(len(untried))])
+        elif best is None:
+            raise CardgenError(f"{det.__class__.__name__}: player {p + 1} has no legal move at a "
+                               f"simultaneous turn")
         else:
-            joint.append(max(legal, key=lambda a: own[a][1] / own[a][0]
-                             + exploration * math.sqrt(math.log(own[a][2]) / own[a][0])))
+            joint.append(best)
     return tuple(joint)
 
 
-def _rollout(game: Game, state: State, rng: random.Random) -> list[float]:
+def _rollout(game: Game, state: State, rng: random.Random, moves_left: int | None = None) -> list[float]:
     """Random moves to the end; or, for a game that can judge a position (``Game.evaluate``), for
     ROLLOUT_DEPTH moves and then its judgement. A game may play its rollouts its own way
-    (``Game.rollout_action(state, player, rng)``, which need not be uniform)."""
+    (``Game.rollout_action(state, player, rng)``, which need not be uniform). A rollout that reaches
+    the game's move cap (``moves_left``) or MAX_ROLLOUT moves is a draw: the game is cut off there."""
     fast = game.rollout_action or game.random_action
     evaluate = game.evaluate
     depth = ROLLOUT_DEPTH if game.rollout_depth is None else game.rollout_depth
     limit = depth if evaluate is not None else MAX_ROLLOUT
+    cap = MAX_ROLLOUT if moves_left is None else moves_left
+    players = game.num_players
     moves = 0
     while not state.is_terminal():
+        if moves >= cap:
+            return utility([0.0] * players)
         if moves >= limit:
-            return evaluate(state) if evaluate is not None else utility([0.0] * game.num_players)
+            return evaluate(state) if evaluate is not None else utility([0.0] * players)
         mover = state.current_player()
         if mover == SIMULTANEOUS:
-            action: Any = tuple(_random(game, fast, state, p, rng) for p in range(game.num_players))
+            action: Any = tuple(_random(game, fast, state, p, rng) for p in range(players))
         else:
             action = _random(game, fast, state, mover, rng)
         state.apply_action(action)

@@ -29,6 +29,7 @@ from cardgen.games.clusterfuck.cards import (
 from cardgen.games.clusterfuck.policies import ClusterfuckGame
 from cardgen.games.clusterfuck.printing import check_deck, game_from_deck, status_cards, status_title
 from cardgen.games.clusterfuck.rules import (
+    ANSWER_DEMAND,
     ASSIGN_STATUS,
     CHOOSE_DEMAND,
     GIVING_BACK,
@@ -126,8 +127,10 @@ def test_a_status_number_outside_the_table_is_refused():
 
 def test_options_arrive_as_command_line_strings_or_values():
     game = ClusterfuckGame(options={"players": "6", "rounds_to_win": "3", "bluff": "0.5", "standard_deck": "yes"})
+    assert ClusterfuckGame(options={"status_powers": "off"}).status_powers is False
     assert game.num_players == 6
-    assert game.options == {"players": 6, "rounds_to_win": 3, "bluff": 0.5, "standard_deck": True, "exchange": 2}
+    assert game.options == {"players": 6, "rounds_to_win": 3, "bluff": 0.5, "standard_deck": True, "exchange": 2,
+                            "status_powers": True}
     assert ClusterfuckGame(5, {"bluff": 1, "standard_deck": False}).options["bluff"] == 1.0
 
 
@@ -285,6 +288,26 @@ def test_when_all_others_pass_the_trick_winner_may_demand_then_leads():
         demand_action(q, r) for q in (1, 2, 3) for r in (None, "3", "4", "5")}
     state.apply_action(NO_DEMAND)
     assert state.current_player() == 0 and PASS not in state.legal_actions()
+
+
+def test_with_status_powers_off_a_trick_winner_demands_nothing_and_leads():
+    """docs/rules-readings.md, "Status powers off": the seed's "any time a player wins a round ...
+    he/she can attempt to order another individual around" is the status cards' power; off, the game
+    is "played like traditional Asshole"."""
+    game = ClusterfuckGame(4, {"status_powers": False})
+    state = game.position(["K K", "3 3", "4 4", "5 5"], [1, 2, 3, 4])
+    state.apply_action(play_action("K", 1))
+    for _ in range(3):
+        state.apply_action(PASS)
+    assert state.phase == PLAY and state.current_player() == 0
+    assert NO_DEMAND not in state.legal_actions() and PASS not in state.legal_actions()
+    # a whole game without a single demand, the exchange still made
+    played = ClusterfuckGame(5, {"status_powers": False}).new_initial_state(random.Random(3))
+    rng = random.Random(4)
+    while not played.is_terminal():
+        assert played.phase not in (CHOOSE_DEMAND, ANSWER_DEMAND)
+        played.apply_action(rng.choice(played.legal_actions()))
+    assert played.demands == 0 and played.rounds_played >= 5
 
 
 def test_a_passed_player_may_play_again_when_the_trick_comes_round():

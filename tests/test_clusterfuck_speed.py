@@ -164,7 +164,8 @@ def test_the_fast_playouts_copy_of_the_rules_is_the_step_code_game_by_game_over_
         assert quick.cards_played() == stepped.cards_played() and quick.cards_held() == stepped.cards_held()
 
 
-@pytest.mark.parametrize("options", [{"exchange": 0}, {"exchange": 4, "rounds_to_win": 2}, {"bluff": 1.0}])
+@pytest.mark.parametrize("options", [{"exchange": 0}, {"exchange": 4, "rounds_to_win": 2}, {"bluff": 1.0},
+                                     {"status_powers": False}, {"status_powers": False, "exchange": 0}])
 def test_a_random_playout_follows_the_options(options):
     game = ClusterfuckGame(6, options)
     for seed in range(3):

@@ -813,7 +813,14 @@ def test_metrics_and_summary_report_spread_completion_and_endings():
     assert set(summary) == {"mean score spread", "assets completed by size",
                             "completed assets kept to the end", "mean passes per game",
                             "mean turns per game", "game ended by", "games ended by a show",
-                            "mean points per seat"}
+                            "mean points per seat", "turns per finished game (mean)",
+                            "turns per finished game (95% CI)", "games cut off"}
+    low, high = summary["turns per finished game (95% CI)"]
+    assert low <= summary["turns per finished game (mean)"] <= high and summary["games cut off"] == 0
+    # a game cut off at the move cap is counted apart, not in the turns
+    cut = game.summarize(metrics + [dict(metrics[0], ended_by="unfinished", turns=10_000)])
+    assert cut["games cut off"] == 1
+    assert cut["turns per finished game (mean)"] == summary["turns per finished game (mean)"]
     # random players show and keep: some completed assets wait in hand for the end,
     # and some games end because a player showed their hand down to one card or none
     assert 0 < summary["completed assets kept to the end"] < 1

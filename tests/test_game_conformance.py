@@ -158,6 +158,10 @@ def test_declared_policies_choose_legal_actions_and_counts_match_the_listing(nam
         for player in movers:
             legal = state.legal_actions(player)
             assert state.num_legal_actions(player) == len(legal)
+            assert all(state.is_legal(player, a) for a in legal), f"{name}: is_legal refused a listed action"
+            others = [p for p in range(game.num_players) if p not in movers]
+            assert not any(state.is_legal(p, a) for p in others for a in legal[:5]), \
+                f"{name}: is_legal let a player move out of turn"
             for label, policy in policies.items():
                 assert policy(state.clone(), player, rng) in legal, f"{name}: {label} chose an illegal action"
             assert isinstance(game.heuristic(state, player), (int, float))
@@ -205,7 +209,7 @@ def test_a_determinization_keeps_what_the_player_sees(name):
 def test_search_settings_and_summaries_are_of_the_declared_kinds(name):
     game = game_info(name).engine()
     assert game.exploration is None or game.exploration > 0
-    assert isinstance(game.search_guided, bool)
+    assert isinstance(game.search_guided, bool) and isinstance(game.search_keeps_tree, bool)
     finished = [new_state(name, seed) for seed in (1, 2)]
     for state in finished:
         playout(state, 3)

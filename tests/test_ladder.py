@@ -30,7 +30,9 @@ def test_two_players_score_the_share_of_games_either_won():
     pair = run_ladder(Table(2), ["random", "greedy"], 100, 1, play=play)["pairs"][0]
     assert (pair["a_wins"], pair["b_wins"], pair["ties"]) == (125, 65, 10)
     assert pair["a_score"] == pytest.approx(125 / 190)
-    assert pair["wilson_low"] > 0.5 and pair["verdict"] == "random beats greedy"
+    assert pair["score_low"] > 0.5 and pair["verdict"] == "random beats greedy"
+    assert pair["difference"] == pytest.approx((60 - 30 + 65 - 35) / 200)
+    assert pair["difference_ci95"][0] > 0
 
 
 def test_many_players_weigh_a_seat_of_each_policy_the_same():
@@ -71,3 +73,32 @@ def test_the_ladder_command_plays_the_example_game(cli):
     assert "random vs mcts:60" in text.output and "ranking:" in text.output
     bad = cli("ladder", "common-carrier", "--policies", "random,clever")
     assert bad.exit_code == 2 and "unknown policy 'clever'" in bad.output
+
+
+def test_the_verdict_rests_on_the_games_not_on_rounded_per_seat_counts():
+    """Issue 25: with more than two seats the score's interval was a Wilson interval on rounded
+    per-seat counts; now each seating's games give a paired interval (Newcombe 1998, method 10),
+    and the two seatings combine by square-and-add."""
+    from cardgen.ladder import per_seat_difference
+    from cardgen.stats import combine_independent, paired_difference
+
+    # 5 players, 100 games a seating: A wins 30 from seat 1, its 4 seats win 52 when B sits there
+    first = {"seat_win_rates": [{"wins": 30}, {"wins": 20}, {"wins": 20}, {"wins": 15}, {"wins": 15}]}
+    second = {"seat_win_rates": [{"wins": 14}, {"wins": 13}, {"wins": 13}, {"wins": 13}, {"wins": 13}]}
+    diff, low, high = per_seat_difference(first, second, 100, 4)
+    one = paired_difference(0, 30, 70, 0, weights=(1, 0.25))
+    two = paired_difference(0, 14, 52, 34, weights=(1, 0.25))
+    assert (diff, low, high) == pytest.approx(combine_independent([one, (-two[0], -two[2], -two[1])], (0.5, 0.5)))
+    assert diff == pytest.approx(((0.30 - 0.70 / 4) + (0.52 / 4 - 0.14)) / 2)
+    # shared wins, as the playtest reports them, count for both sides
+    first["winner_sets"] = {"1": 26, "1+2": 4, "2": 16, "3": 20, "4": 15, "5": 15}
+    shared = per_seat_difference(first, second, 100, 4)
+    assert shared != pytest.approx((diff, low, high))
+
+
+def test_equal_policies_are_no_clear_winner_at_many_seats():
+    play = stub_play({("random", "greedy"): [20, 20, 20, 20, 20], ("greedy", "random"): [21, 19, 20, 20, 20]})
+    pair = run_ladder(Table(5), ["random", "greedy"], 100, 1, play=play)["pairs"][0]
+    low, high = pair["difference_ci95"]
+    assert low < 0 < high and pair["verdict"] == "no clear winner"
+    assert pair["score_low"] < 0.5 < pair["score_high"]

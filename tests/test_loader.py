@@ -167,8 +167,8 @@ NO_SIZE = "the SVG has no size: give its svg element width and height, or a view
     ("options: {hard: false}\nstandard_deck: {when: hrad}\ncards:\n  - {id: a}\n", "deck.yaml:4:23",
      "when: 'hrad' names no option of this deck (did you mean 'hard'?); options: hard"),
     ("game: common-carrier\ncards:\n  - {id: a, when: targte}\n", "deck.yaml:5:5",
-     ("when: 'targte' names no option of this deck (did you mean 'target'?); options: endgame, gray_pbx_1, "
-     "gray_pbx_2, gray_rule, hole_card, target, tie_resolution")),
+     ("when: 'targte' names no option of this deck (did you mean 'target'?); options: endgame, gray_announced, "
+      "gray_pbx_1, gray_pbx_2, gray_rule, hole_card, target, tie_resolution")),
     ("backs: {status: back-light}\ncards:\n  - {id: a}\n", "deck.yaml:3:9",
      "backs names 'status', which is neither a card kind (tile, reference, generic, asset, playing) nor a layout"),
 ])

@@ -7,6 +7,7 @@ import random
 import pytest
 
 from cardgen.errors import CardgenError
+from cardgen.games.base import Game, State
 from cardgen.games.common_carrier import CommonCarrierGame
 from cardgen.playtest import check_policy, run_playtest
 from cardgen.search import Budget, can_search, mcts_action, parse_budget
@@ -357,9 +358,9 @@ def test_the_search_explores_as_much_as_the_game_asks(monkeypatch):
     used = []
     real = search._simulate
 
-    def spying(game, det, root, rng, exploration):
+    def spying(game, det, root, rng, exploration, *rest):
         used.append(exploration)
-        return real(game, det, root, rng, exploration)
+        return real(game, det, root, rng, exploration, *rest)
 
     monkeypatch.setattr(search, "_simulate", spying)
     mcts_action(game, state, state.current_player(), random.Random(1), Budget(simulations=3))
@@ -367,3 +368,199 @@ def test_the_search_explores_as_much_as_the_game_asks(monkeypatch):
     mcts_action(game, state, state.current_player(), random.Random(1), Budget(simulations=3))
     mcts_action(game, state, state.current_player(), random.Random(1), Budget(simulations=3), exploration=0.5)
     assert used == [search.EXPLORATION] * 3 + [0.25] * 3 + [0.5] * 3
+
+
+# -- the move cap, lazy replies, the tree kept between moves -----------------------
+
+class _Forever(Game):
+    """A plug-in's game that never ends: two players take turns saying 0 or 1 for ever."""
+
+    name = "forever"
+
+    def __init__(self):
+        super().__init__(2)
+        self.applied = 0
+
+    def new_initial_state(self, rng: random.Random) -> _ForeverState:
+        return _ForeverState(self)
+
+
+class _ForeverState(State):
+    def __init__(self, game: _Forever):
+        self.game, self.turn = game, 0
+
+    def current_player(self) -> int:
+        return self.turn % 2
+
+    def legal_actions(self, player=None):
+        return [0, 1]
+
+    def apply_action(self, action):
+        self.game.applied += 1
+        self.turn += 1
+
+    def is_terminal(self) -> bool:
+        return False
+
+    def returns(self):
+        return [0.0, 0.0]
+
+    def clone(self):
+        other = _ForeverState(self.game)
+        other.turn = self.turn
+        return other
+
+    def determinize(self, player, rng):
+        return self.clone()
+
+
+def test_mcts_honours_the_move_cap_in_a_game_that_never_ends():
+    """Issue 26 row 11: random and greedy stopped at the cap, a search did not (its rollouts ran
+    on past it): now no simulation plays beyond the moves the game has left."""
+    game = _Forever()
+    cap, budget = 60, 5
+    report = run_playtest(game, 1, seed=1, policy="mcts:5", max_moves=cap)
+    assert report["outcomes"]["timeouts"] == 1.0 and report["mean_length"] == cap
+    # each of the cap's moves searched with 5 simulations, each playing at most the moves left
+    assert game.applied <= cap + budget * sum(cap - m for m in range(cap))
+    assert game.applied > cap * budget  # and the simulations did play moves
+
+
+def test_mcts_alone_stops_its_simulations_at_the_moves_left():
+    game = _Forever()
+    state = game.new_initial_state(random.Random(1))
+    mcts_action(game, state, 0, random.Random(2), Budget(simulations=10), moves_left=3)
+    assert game.applied <= 10 * 3
+
+
+def test_a_guided_reply_is_drawn_not_listed(monkeypatch):
+    """Common Carrier's replies number in the hundreds: the search draws one (random_action) and
+    checks only those it has tried; it never lists the reply set of a deal."""
+    from cardgen.games.common_carrier.rules import CommonCarrierState
+
+    game = CommonCarrierGame()
+    state = game.new_initial_state(random.Random(5))
+    rng = random.Random(6)
+    for _ in range(6):
+        state.apply_action(game.random_action(state, state.current_player(), rng))
+    me = state.current_player()
+    listed = []
+    real = CommonCarrierState.legal_actions
+
+    def listing(self, player=None):
+        listed.append(self.current_player())
+        return real(self, player)
+
+    monkeypatch.setattr(CommonCarrierState, "legal_actions", listing)
+    mcts_action(game, state, me, random.Random(7), Budget(simulations=300))
+    # the root's plays are listed to rank them (and the greedy reply looks at its own), never the
+    # rival's reply set in a simulation
+    assert listed.count(1 - me) == 0 and listed.count(me) <= 2
+
+
+def test_is_legal_agrees_with_the_listed_plays():
+    game = CommonCarrierGame(options={"gray_rule": True})
+    state = game.new_initial_state(random.Random(11))
+    rng = random.Random(12)
+    other = game.new_initial_state(random.Random(13))
+    for _ in range(12):
+        if state.is_terminal():
+            break
+        mover = state.current_player()
+        legal = state.legal_actions()
+        probe = state.clone()
+        probe._legal = probe._legal_set = None  # checked from the cards and the board, not the list
+        assert all(probe.is_legal(mover, a) for a in legal[:40])
+        assert not probe.is_legal(1 - mover, legal[0])
+        foreign = [a for a in other.legal_actions()[:40] if a not in set(legal)]
+        assert not any(probe.is_legal(mover, a) for a in foreign)
+        assert not probe.is_legal(mover, "nonsense") and not probe.is_legal(mover, ((1,),))
+        state.apply_action(game.random_action(state, mover, rng))
+
+
+def test_a_search_keeps_its_tree_between_moves_where_every_move_is_seen():
+    from cardgen_gops import GopsGame
+
+    from cardgen.search import Search
+
+    game = GopsGame(options={"cards": 4})  # 16 joint bids a turn: 200 simulations try them all
+    assert game.search_keeps_tree
+    state = game.new_initial_state(random.Random(3))
+    search = Search(game, 0, Budget(simulations=200))
+    rng = random.Random(4)
+    mine = search.choose(state, rng)
+    root = search._root
+    theirs = state.legal_actions(1)[0]
+    joint = (mine, theirs)
+    state.apply_action(joint)
+    carried = root.children.get(joint)
+    assert carried is not None and carried.visits > 0
+    search.choose(state, rng, since=[joint])
+    assert search._root is carried and carried.visits >= 200 + 1
+    assert search.simulations == 400
+    # a move the tree never tried, or no moves told: a new tree
+    fresh = Search(game, 0, Budget(simulations=50))
+    fresh.choose(state, rng)
+    assert fresh._carried(None) is None and fresh._carried([("no", "such")]) is None
+
+
+def test_a_kept_tree_plays_the_same_seeded_game():
+    from cardgen_gops import GopsGame
+
+    one = run_playtest(GopsGame(), 3, seed=2, policy="mcts:60", vs="random")
+    two = run_playtest(GopsGame(), 3, seed=2, policy="mcts:60", vs="random")
+    keys = ("seat_win_rates", "length_counts", "outcomes")
+    assert [one[k] for k in keys] == [two[k] for k in keys]
+
+
+def _rival_gray(game, cards):
+    from cardgen.games.common_carrier.board import GOOSE_MASK, PBX_MASK
+
+    ids = game.gray_ids[1]
+    return (sum(1 for c in cards if c in ids[PBX_MASK]), sum(1 for c in cards if c in ids[GOOSE_MASK]))
+
+
+def test_the_rivals_gray_card_choice_is_secret_to_the_search():
+    """Issue 25: "Each player chooses 4 gray cards" is each player's secret; the determinization
+    dealt the rival's hand from the rival's real cards, so the search knew it (docs/rules-readings.md)."""
+    options = {"gray_rule": True, "gray_pbx_1": 2, "gray_pbx_2": 4}
+    game = CommonCarrierGame(options=options)
+    state = game.new_initial_state(random.Random(3))
+    real = state.hands[1] + state.decks[1]
+    assert _rival_gray(game, real) == (4, 0)
+    choices = set()
+    for seed in range(40):
+        det = state.determinize(0, random.Random(seed))
+        rival = det.hands[1] + det.decks[1]
+        assert len(det.hands[1]) == len(state.hands[1]) and len(rival) == len(real)
+        pbx, goose = _rival_gray(game, rival)
+        assert pbx + goose == 4  # still 4 gray cards, of a choice the print allows
+        assert sorted(c for c in rival if game.card_mask[c] not in (15, 0)) == \
+            sorted(c for c in real if game.card_mask[c] not in (15, 0))
+        assert det.hands[0] == state.hands[0] and det.legal_actions() == state.legal_actions()
+        choices.add(pbx)
+    assert choices == {0, 1, 2, 3, 4}
+    # a determinization with a choice the rival did not make plays on like any other
+    det = state.determinize(0, random.Random(5))
+    rng = random.Random(6)
+    for _ in range(30):
+        if det.is_terminal():
+            break
+        det.apply_action(game.random_action(det, det.current_player(), rng))
+    # announced, the search deals from the rival's real gray cards
+    told = CommonCarrierGame(options=options | {"gray_announced": True})
+    state = told.new_initial_state(random.Random(3))
+    for seed in range(10):
+        det = state.determinize(0, random.Random(seed))
+        assert _rival_gray(told, det.hands[1] + det.decks[1]) == (4, 0)
+
+
+def test_a_secret_gray_choice_leaves_the_game_itself_unchanged():
+    """The left-out gray cards only get ids after every card in play: the deal is the same."""
+    options = {"gray_rule": True, "gray_pbx_1": 1, "gray_pbx_2": 3}
+    secret = CommonCarrierGame(options=options)
+    told = CommonCarrierGame(options=options | {"gray_announced": True})
+    assert secret.player_cards == told.player_cards
+    assert len(secret.card_owner) == len(told.card_owner) + 8
+    one, two = secret.new_initial_state(random.Random(9)), told.new_initial_state(random.Random(9))
+    assert (one.hands, one.decks) == (two.hands, two.decks)

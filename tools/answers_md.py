@@ -54,8 +54,8 @@ def render(reports: list[dict]) -> str:
                 parts.append(f"| {ladder['game']} | {ladder['players']} | {options} | {ladder['seed']} "
                              f"| {pair['a']} vs {pair['b']} "
                              f"| {pair['games']} | {pair['a_wins']}-{pair['b_wins']} | {pair['ties']} "
-                             f"| {_percent(pair['a_score'])}% ({_percent(pair['wilson_low'])}-"
-                             f"{_percent(pair['wilson_high'])}%) | {pair['verdict']} |")
+                             f"| {_percent(pair['a_score'])}% ({_percent(pair['score_low'])}-"
+                             f"{_percent(pair['score_high'])}%) | {pair['verdict']} |")
         parts.append("")
     for report in reports:
         if "pairs" in report:

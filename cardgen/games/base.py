@@ -164,6 +164,9 @@ class Game(ABC, Generic[StateT]):
     search_guided: bool = False
     #: rollout moves before ``evaluate`` judges; None: the search's default
     rollout_depth: int | None = None
+    #: every move is seen by every player (no action carries a card another may not see), so a
+    #: player's search may keep its tree from one of its moves to the next
+    search_keeps_tree: bool = False
 
     def __init__(self, num_players: int, options: dict[str, Any] | None = None):
         self.num_players = num_players
@@ -244,6 +247,11 @@ class State(ABC):
     #: random, consistent with all they have seen. The mcts policy needs it; an engine without hidden
     #: information returns a clone. None: the game cannot be searched.
     determinize: Callable[[int, random.Random], State] | None = None
+
+    def is_legal(self, player: int, action: Action) -> bool:
+        """Whether ``action`` is one of ``player``'s legal moves now; an engine may check faster
+        than it lists (the search asks it of the moves it has tried, in each deal)."""
+        return action in self.legal_actions(player)
 
     def num_legal_actions(self, player: int) -> int:
         """How many legal moves ``player`` has; an engine may count faster than it lists."""

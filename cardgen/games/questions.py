@@ -11,7 +11,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import Any
 
-from ..stats import wilson_interval
+from ..stats import direction_or_bound, wilson_interval
 
 #: the policy and games of an experiment with --quick: under a minute for a game's questions
 QUICK_RUN = ("greedy", 20)
@@ -31,6 +31,12 @@ class Settings:
     quick: bool = False
     #: a Dask scheduler's address, to play there instead of in local processes
     scheduler: str | None = None
+    #: play on, doubling the games of an answer's experiments, until its intervals separate the
+    #: alternatives or are all this narrow (half-width as a share: 0.03 is 3 points), or until
+    #: ``max_games``; None: play ``games`` once
+    precision: float | None = None
+    #: the most games an experiment may reach by doubling (the budget; default: 8 x ``games``)
+    max_games: int | None = None
 
     def sized(self, full_run: tuple[str, int]) -> Settings:
         """These settings with a game's sizes filled in."""
@@ -86,6 +92,13 @@ class Questions:
     max_moves: int | None = None
 
 
+def half_width(*intervals: Any) -> float | None:
+    """The widest half of the given (low, high) intervals, as a share: how far an answer is from
+    being bounded within a precision (None for none)."""
+    widths = [(high - low) / 2 for low, high in intervals if low is not None and high is not None]
+    return max(widths) if widths else None
+
+
 def share(count: int, n: int) -> dict[str, Any]:
     """A rate with its 95% Wilson interval and the games it is of."""
     low, high = wilson_interval(count, n)
@@ -99,3 +112,14 @@ def pct(x: float) -> str:
 def separate(a: dict[str, Any], b: dict[str, Any]) -> bool:
     """Whether two shares' intervals do not overlap."""
     return a["wilson_high"] < b["wilson_low"] or b["wilson_high"] < a["wilson_low"]
+
+
+def difference_words(diff: float, low: float, high: float, more: str, less: str, either: str) -> str:
+    """A difference in points as an answer may state it: its direction only when the 95% interval
+    excludes zero, else the bound the interval sets ("no more than 4 points either way")."""
+    ci = f"95% CI {100 * low:+.0f} to {100 * high:+.0f} points"
+    kind, _ = direction_or_bound(low, high)
+    if kind == "bound":
+        bound = max(-low, high)
+        return f"{either}: the difference is no more than {100 * bound:.0f} points either way ({ci})"
+    return f"{more if kind == 'more' else less} by {abs(100 * diff):.0f} points ({ci})"

@@ -186,6 +186,7 @@ def _play_round_out(state: ClusterfuckState, random_: Callable[[], float], note:
     n, hands, held, out, played = state.n, state.hands, state.held, state.out, state.played
     played_by, status, known = state.played_by, state.status, state.known
     demander_wins = _demander_wins_table(n)
+    powers = state.game.status_powers
     masks = _rank_masks(hands)
     held_one = masks[1]
     after, before = [0] * n, [0] * n
@@ -288,6 +289,8 @@ def _play_round_out(state: ClusterfuckState, random_: Callable[[], float], note:
             p = after[winner]
             continue
         p = winner
+        if not powers:  # traditional Asshole: no demands
+            continue
         # any target with 2+ cards (in seat order), for its best card or a rank someone else
         # holds: the others still in, once round the ring
         targets, others, t = [], 0, after[winner]

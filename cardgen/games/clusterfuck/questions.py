@@ -2,83 +2,150 @@
 from __future__ import annotations
 
 import itertools
-import statistics
 from typing import Any
 
-from ..questions import Chart, Experiment, Question, Questions, Results, Settings, experiment, pct
+from ...stats import independent_difference, wilson_interval
+from ..questions import (
+    Chart,
+    Experiment,
+    Question,
+    Questions,
+    Results,
+    Settings,
+    difference_words,
+    experiment,
+    half_width,
+    pct,
+)
 
 
 def _cf_counts(settings: Settings) -> tuple[int, ...]:
     return (5, 8) if settings.quick else (5, 6, 7, 8)
 
 
-def _cf_runs(settings: Settings) -> list[Experiment]:
-    return [experiment("clusterfuck", players=players) for players in _cf_counts(settings)]
+#: the cards the first and last out swap between rounds, as analyze plays them: none, and the
+#: traditional Asshole's two (docs/rules-readings.md, "Card exchange between rounds")
+EXCHANGES = (0, 2)
+#: how every Clusterfuck answer reads the seed's "played like traditional Asshole"
+READING = ("Clusterfuck is \"played like traditional Asshole\": cardgen reads that as including the "
+           "traditional card exchange between rounds (the last out gives the first out their 2 best cards "
+           "for 2 of their choice, the next pair inwards 1), which the seed does not describe, so each "
+           "figure is given without the exchange (exchange 0) and with it (exchange 2).")
+
+
+def _cell(players: int, exchange: int, powers: bool = True) -> Experiment:
+    return experiment("clusterfuck", {"exchange": exchange, "status_powers": powers}, players=players)
+
+
+def _rounds_runs(settings: Settings) -> list[Experiment]:
+    return [_cell(players, exchange) for players in _cf_counts(settings) for exchange in EXCHANGES]
+
+
+def _factorial_runs(settings: Settings) -> list[Experiment]:
+    return [_cell(players, exchange, powers) for players in _cf_counts(settings)
+            for exchange in EXCHANGES for powers in (True, False)]
 
 
 def cf_rounds(settings: Settings, results: Results) -> dict[str, Any]:
-    table = {}
-    intervals = {}
-    for players in _cf_counts(settings):
-        figures = results[experiment("clusterfuck", players=players)]["game_figures"]
-        table[str(players)] = figures.get("rounds until a True Magnate (mean)")
-        intervals[str(players)] = figures.get("rounds until a True Magnate (95% CI)")
-    shown = [(p, r, intervals[p]) for p, r in table.items() if r is not None]
-    apart = [a[2][1] < b[2][0] or b[2][1] < a[2][0] for a, b in itertools.pairwise(shown) if a[2] and b[2]]
-    return {"answer": "A True Magnate comes after " + ", ".join(
-                f"{rounds:.1f} rounds (95% CI {ci[0]:.1f} to {ci[1]:.1f}) with {players} players"
-                for players, rounds, ci in shown) + " on average.",
-            "evidence": {"mean_rounds_by_players": table, "ci95_by_players": intervals,
-                         "games_per_count": settings.games, "policy": settings.policy},
+    table: dict[str, dict[str, Any]] = {}
+    intervals: dict[str, dict[str, Any]] = {}
+    parts = []
+    apart = []
+    for exchange in EXCHANGES:
+        key = f"exchange {exchange}"
+        table[key], intervals[key] = {}, {}
+        shown = []
+        for players in _cf_counts(settings):
+            figures = results[_cell(players, exchange)]["game_figures"]
+            mean = figures.get("rounds until a True Magnate (mean)")
+            ci = figures.get("rounds until a True Magnate (95% CI)")
+            table[key][str(players)], intervals[key][str(players)] = mean, ci
+            if mean is not None:
+                shown.append((players, mean, ci))
+        apart += [a[2][1] < b[2][0] or b[2][1] < a[2][0] for a, b in itertools.pairwise(shown) if a[2] and b[2]]
+        parts.append(f"{'without' if exchange == 0 else 'with'} the exchange (exchange {exchange}) after " +
+                     ", ".join(f"{rounds:.1f} rounds (95% CI {ci[0]:.1f} to {ci[1]:.1f}) with {players} players"
+                               for players, rounds, ci in shown))
+    return {"answer": "A True Magnate comes, on average, " + "; ".join(parts) + ". " + READING,
+            # means in rounds: done when neighbouring counts are apart (a precision in points does not apply)
+            "settled": bool(apart) and all(apart), "widest": None,
+            "evidence": {"mean_rounds_by_exchange_and_players": table, "ci95": intervals,
+                         "games_per_count": settings.games, "policy": settings.policy, "reading": READING},
             "confidence": ("each player count's interval is apart from the next" if apart and all(apart) else
-                           "neighbouring player counts' intervals overlap: the counts differ by less than "
+                           "some neighbouring player counts' intervals overlap: the counts differ by less than "
                            "these games can tell")}
 
 
 def cf_status_power(settings: Settings, results: Results) -> dict[str, Any]:
-    """How often the Magnate keeps his place, against the 1 in N a powerless seat would have."""
-    table = {}
-    parts = []
-    above = []
+    """A factorial: status powers on or off, crossed with exchange 0 and 2, at each player count; how
+    often the Magnate keeps his place in each cell, and each factor's effect with the other held."""
+    by_players: dict[str, Any] = {}
+    sentences = []
+    settled = []
     for players in _cf_counts(settings):
-        figures = results[experiment("clusterfuck", players=players)]["game_figures"]
-        keeps = figures.get("Magnate keeps place") or 0.0
-        low, high = figures.get("Magnate keeps place (95% CI)") or (0.0, 1.0)
-        table[str(players)] = {"magnate_keeps_place": keeps, "ci95": [low, high], "by_chance": 1 / players,
-                               "rounds": figures.get("rounds a status could be kept")}
-        parts.append(f"{pct(keeps)} with {players} players (95% CI {pct(low)} to {pct(high)}; "
-                     f"chance: {pct(1 / players)})")
-        above.append(low > 1 / players)
-    lifted = statistics.fmean(v["magnate_keeps_place"] / v["by_chance"] for v in table.values())
-    return {"answer": "The Magnate keeps his place " + ", ".join(parts) +
-                      f": {lifted:.1f} times what chance gives.",
-            "evidence": {"by_players": table, "policy": settings.policy, "games_per_count": settings.games},
-            "confidence": ("above chance at every player count" if all(above) else
-                           f"above chance at {sum(above)} of {len(above)} player counts")
-                          + " (rounds of one game are counted as if independent, so the intervals are "
-                            "somewhat narrow)"}
+        cells: dict[tuple[int, bool], tuple[int, int]] = {}
+        shown: dict[str, dict[str, Any]] = {}
+        for exchange in EXCHANGES:
+            for powers in (True, False):
+                figures = results[_cell(players, exchange, powers)]["game_figures"]
+                rounds = figures.get("rounds a status could be kept") or 0
+                kept = round((figures.get("Magnate keeps place") or 0.0) * rounds)
+                cells[exchange, powers] = kept, rounds
+                low, high = wilson_interval(kept, rounds)
+                shown[f"exchange {exchange}, powers {'on' if powers else 'off'}"] = {
+                    "magnate_keeps_place": kept / rounds if rounds else None, "ci95": [low, high],
+                    "rounds": rounds}
+        effects = {}
+        words = []
+        for name, pairs in (("status powers (on - off)", [((e, True), (e, False), f"exchange {e}")
+                                                          for e in EXCHANGES]),
+                            ("exchange (2 - 0)", [((2, p), (0, p), f"powers {'on' if p else 'off'}")
+                                                  for p in (True, False)])):
+            for one, other, held in pairs:
+                (k1, n1), (k2, n2) = cells[one], cells[other]
+                if not (n1 and n2):
+                    continue
+                diff, low, high = independent_difference(k1, n1, k2, n2)
+                effects[f"{name}, {held}"] = {"difference": diff, "ci95": [low, high]}
+                settled.append(low > 0 or high < 0)
+                words.append(f"{name.split(' (')[0]} with {held}: " + difference_words(
+                    diff, low, high, "more often", "less often", "no clear effect"))
+        by_players[str(players)] = {"cells": shown, "effects": effects, "by_chance": 1 / players}
+        sentences.append(f"With {players} players the Magnate keeps his place " + ", ".join(
+            f"{pct(v['magnate_keeps_place'] or 0.0)} ({k})" for k, v in shown.items())
+            + " (chance: " + pct(1 / players) + "); " + "; ".join(words))
+    every = [e["ci95"] for row in by_players.values() for e in row["effects"].values()]
+    return {"answer": ". ".join(sentences) + ". " + READING,
+            "settled": bool(settled) and all(settled), "widest": half_width(*every),
+            "evidence": {"by_players": by_players, "policy": settings.policy, "games_per_cell": settings.games,
+                         "method": "Wilson per cell; each effect a difference of independent rates, Newcombe "
+                                   "(1998) method 10", "reading": READING},
+            "confidence": (f"{sum(settled)} of {len(settled)} effects have an interval that excludes zero"
+                           " (rounds of one game are counted as if independent, so the intervals are "
+                           "somewhat narrow)")}
 
 
 def _rounds_chart(answer: dict[str, Any]) -> Chart:
-    evidence = answer["evidence"]
-    table = evidence["mean_rounds_by_players"]
-    labels = [f"{p} players" for p in table]
-    return "Rounds until a True Magnate, by player count", labels, list(table.values()), False
+    table = answer["evidence"]["mean_rounds_by_exchange_and_players"]
+    labels = [f"{p} pl., {k}" for k, row in table.items() for p in row]
+    return ("Rounds until a True Magnate, by player count and exchange", labels,
+            [v or 0.0 for row in table.values() for v in row.values()], False)
 
 
 def _status_chart(answer: dict[str, Any]) -> Chart:
-    evidence = answer["evidence"]
-    table = evidence["by_players"]
-    return ("How often the Magnate keeps his place, by player count, %", [f"{p} players" for p in table],
-            [100 * v["magnate_keeps_place"] for v in table.values()], True)
+    table = answer["evidence"]["by_players"]
+    labels = [f"{p}: {k}" for p, row in table.items() for k in row["cells"]]
+    return ("How often the Magnate keeps his place, by players, exchange and status powers, %", labels,
+            [100 * (v["magnate_keeps_place"] or 0.0) for row in table.values() for v in row["cells"].values()],
+            True)
 
 
 QUESTIONS = Questions(
     questions=(
-        Question("cf-rounds", "How many rounds until a True Magnate, per player count?", _cf_runs, cf_rounds,
+        Question("cf-rounds", "How many rounds until a True Magnate, per player count?", _rounds_runs, cf_rounds,
                  _rounds_chart),
-        Question("cf-status-power", "How much does a status card's power keep the Magnate on top?", _cf_runs,
-                 cf_status_power, _status_chart),
+        Question("cf-status-power", "How much does a status card's power keep the Magnate on top?",
+                 _factorial_runs, cf_status_power, _status_chart),
     ),
     # mcts:100 is level with greedy in `cardgen ladder`; mcts:300 beats it
     full_run=("mcts:300", 40),

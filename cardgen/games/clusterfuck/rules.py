@@ -92,6 +92,9 @@ class ClusterfuckRules(Game["ClusterfuckState"]):
         OptionSpec("bluff", 0.2, "chance a greedy player refuses a demand it would lose (0..1)",
                    minimum=0.0, maximum=1.0),
         OptionSpec("standard_deck", False, "also print a 52-card deck and a reference card (printing only)"),
+        OptionSpec("status_powers", True, "the mod's status powers: a trick's winner may demand a card, "
+                   "settled by comparing Social Status cards (false: traditional Asshole, no demands; "
+                   "for analyze's factorial)"),
         OptionSpec("exchange", DEFAULT_EXCHANGE, "cards the Asshole gives the Magnate before each round after the "
                    "first, for as many of the Magnate's choice; each next pair inwards swaps one fewer "
                    f"(0 = no exchange, at most {MAX_EXCHANGE})", minimum=0, maximum=MAX_EXCHANGE),
@@ -111,6 +114,7 @@ class ClusterfuckRules(Game["ClusterfuckState"]):
         self.rounds_to_win: int = self.options["rounds_to_win"]
         self.bluff: float = self.options["bluff"]
         self.exchange: int = self.options["exchange"]
+        self.status_powers: bool = self.options["status_powers"]
 
     @property
     def max_rounds(self) -> int:
@@ -345,9 +349,11 @@ class ClusterfuckState(State):
         other.hands = [h[:] for h in self.hands]
         other.played_by = [h[:] for h in self.played_by]
         other.owed = [o[:] for o in self.owed]
-        for name in ("held", "played", "status", "out", "finish", "order", "seat_index",
-                     "rounds_won", "known", "keep_hits", "last_finish"):
-            setattr(other, name, getattr(self, name)[:])
+        # each list by name: a loop of setattr costs a search's determinization a fifth more
+        other.held, other.played, other.status = self.held[:], self.played[:], self.status[:]
+        other.out, other.finish, other.order = self.out[:], self.finish[:], self.order[:]
+        other.seat_index, other.rounds_won, other.known = self.seat_index[:], self.rounds_won[:], self.known[:]
+        other.keep_hits, other.last_finish = self.keep_hits[:], self.last_finish[:]
         if self.seen_in_hand is not None:
             other.seen_in_hand = [d.copy() for d in self.seen_in_hand] if knowledge else None
         return other
@@ -381,10 +387,10 @@ class ClusterfuckState(State):
             unseen = sorted(set(range(1, n + 1)) - set(mine))
             for q, number in zip(hidden, rng.sample(unseen, len(hidden))):
                 other.status[q] = number
-            known = other.known
-            for i, number in enumerate(known):  # what the others know follows the new deal
-                if number:
-                    known[i] = other.status[i % n]
+            # what the others know follows the new deal (row by row: a search deals thousands)
+            status, known = other.status, other.known
+            other.known = [number and s for i in range(0, n * n, n)
+                           for number, s in zip(known[i:i + n], status)]
         seen = self.seen_in_hand
         fixed: dict[int, list[int]] = {}
         pool: list[int] = []
@@ -392,12 +398,18 @@ class ClusterfuckState(State):
             if q == player:
                 continue
             row = fixed[q] = [0] * 13
-            if seen is not None:
-                for r, c in seen[player * n + q].items():
+            held = seen[player * n + q] if seen is not None else None
+            if held:
+                for r, c in held.items():
                     row[r] = c
-            for r, c in enumerate(self.hands[q]):
-                pool += [r] * (c - row[r])
-        rng.shuffle(pool)
+                for r, c in enumerate(self.hands[q]):
+                    if c > row[r]:
+                        pool += [r] * (c - row[r])
+            else:
+                for r, c in enumerate(self.hands[q]):
+                    if c:
+                        pool += [r] * c
+        _shuffle(rng, pool)  # rng.shuffle's very draws, made faster
         start = 0
         for q, hand in fixed.items():
             free = self.held[q] - sum(hand)
@@ -546,6 +558,8 @@ class ClusterfuckState(State):
             self._put_down(p, _highest(self.hands[p]), 1)
 
     def _can_demand(self, winner: int) -> bool:
+        if not self.game.status_powers:
+            return False
         out, held = self.out, self.held
         return any(q != winner and not out[q] and held[q] >= 2 for q in range(self.n))
 

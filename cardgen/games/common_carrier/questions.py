@@ -3,23 +3,41 @@ from __future__ import annotations
 
 from typing import Any
 
-from ...stats import rate_difference
-from ..questions import Chart, Question, Questions, Results, Settings, experiment, pct, separate, share
+from ...stats import combine_independent, independent_difference, rate_difference
+from ..questions import (
+    Chart,
+    Question,
+    Questions,
+    Results,
+    Settings,
+    difference_words,
+    experiment,
+    half_width,
+    pct,
+    separate,
+    share,
+)
 
-CC_TARGET = experiment("common-carrier", {"target": 8})
+#: how a difference between two seats of the same games is measured (cardgen.stats.rate_difference)
+DIFFERENCE_METHOD = "Newcombe's square-and-add interval for paired proportions (1998, method 10), on all games"
+
+#: each target played as its own game: greedy and mcts play towards the target (the search's
+#: judgement divides by it, rollouts stop at it), so a game to 8 says little of one to 5
+CC_TARGETS = {t: experiment("common-carrier", {"target": t}) for t in (5, 6, 7, 8)}
 
 
 def cc_target(settings: Settings, results: Results) -> dict[str, Any]:
-    """Tie rates at targets 5..8 from one run at target 8: a game first reaching t ends there."""
-    report = results[CC_TARGET]
-    n = report["games"]
-    ties = {t: share(round(rate * n), n) for t, rate in report["tie_rate_by_target"].items()}
-    answer = (f"With {settings.policy} play on both sides, games end in a tie {pct(ties['7']['rate'])} of the "
-              f"time at 7 links, {pct(ties['6']['rate'])} at 6 and {pct(ties['5']['rate'])} at 5 "
-              f"({pct(ties['8']['rate'])} at 8).")
+    """Tie rates at targets 5..8, each from games played to that target."""
+    ties = {str(t): share(results[run]["draws"], results[run]["games"]) for t, run in CC_TARGETS.items()}
+    answer = (f"With {settings.policy} play on both sides, games played to 7 links end in a tie "
+              f"{pct(ties['7']['rate'])} of the time, to 6 {pct(ties['6']['rate'])} and to 5 "
+              f"{pct(ties['5']['rate'])} ({pct(ties['8']['rate'])} to 8), each target its own games.")
     verdict = "7 is hard: most games tie" if ties["7"]["rate"] > 0.5 else "7 is reachable in most games"
     return {"answer": f"{answer} {verdict}.",
-            "evidence": {"tie_rate_by_target": ties, "options": report["options"], "policy": settings.policy},
+            "evidence": {"tie_rate_by_target": ties, "policy": settings.policy,
+                         "options": {t: dict(run.options) for t, run in CC_TARGETS.items()}},
+            "settled": separate(ties["5"], ties["6"]) and separate(ties["6"], ties["7"]),
+            "widest": half_width(*((t["wilson_low"], t["wilson_high"]) for t in ties.values())),
             "confidence": ("the intervals at 5, 6 and 7 do not overlap" if separate(ties["5"], ties["6"])
                            and separate(ties["6"], ties["7"]) else
                            "some neighbouring targets' intervals overlap: play more games")}
@@ -30,23 +48,45 @@ CC_ENDGAME = (("without Endgame", experiment("common-carrier")),
 
 
 def cc_last_player(settings: Settings, results: Results) -> dict[str, Any]:
-    """Seat 2 (the player who moves last) against seat 1, without and with the Endgame rule."""
+    """The seed: "Because the last player seems to have an advantage in 'playing for stalemate',
+    when there are only two cards left in each player's hand, and none in their respective decks,
+    each player only plays one card per turn." How often each seat wins and how often games tie,
+    without and with the Endgame rule; the last player's edge over the first; and what the rule
+    changes in ties and in the first player's wins (independent runs: Newcombe's method 10)."""
     evidence: dict[str, Any] = {"policy": settings.policy}
     parts = []
     separated = []
     for label, run in CC_ENDGAME:
         report = results[run]
         first, second = report["seat_win_rates"]
-        diff, low, high = rate_difference(second["wins"], first["wins"], report["games"])
+        games = report["games"]
+        diff, low, high = rate_difference(second["wins"], first["wins"], games)
         evidence[label] = {"seat_1_wins": first["wins"], "seat_2_wins": second["wins"], "ties": report["draws"],
-                           "games": report["games"], "seat_2_minus_seat_1": diff, "ci95": [low, high]}
-        parts.append(f"{label} the last player wins {100 * diff:+.0f} points against the first "
-                     f"(95% CI {100 * low:+.0f} to {100 * high:+.0f})")
+                           "games": games, "seat_1": share(first["wins"], games),
+                           "seat_2": share(second["wins"], games), "tie": share(report["draws"], games),
+                           "seat_2_minus_seat_1": diff, "ci95": [low, high], "method": DIFFERENCE_METHOD}
+        parts.append(f"{label} seat 1 wins {pct(first['wins'] / games)}, seat 2 {pct(second['wins'] / games)}, "
+                     f"{pct(report['draws'] / games)} tie; the last player " + difference_words(
+                         diff, low, high, "wins more often than the first", "wins less often than the first",
+                         "and the first win as often as each other within chance"))
         separated.append(low > 0 or high < 0)
+    plain, endgame = (results[run] for _, run in CC_ENDGAME)
+    effects = {}
+    for key, what, count in (("ties", "ties", lambda r: r["draws"]),
+                             ("seat_1_wins", "the first player's wins", lambda r: r["seat_win_rates"][0]["wins"])):
+        diff, low, high = independent_difference(count(endgame), endgame["games"], count(plain), plain["games"])
+        effects[key] = {"with_minus_without": diff, "ci95": [low, high]}
+        parts.append(f"the Endgame rule changes {what}: " + difference_words(
+            diff, low, high, "up", "down", "no clear change"))
+    evidence["endgame_effect"] = effects
     text = "; ".join(parts) + "."
-    return {"answer": text[0].upper() + text[1:], "evidence": evidence,
+    return {"answer": text[0].upper() + text[1:], "evidence": evidence, "settled": all(separated),
+            "widest": half_width(*(evidence[label]["ci95"] for label, _ in CC_ENDGAME),
+                                 *(e["ci95"] for e in effects.values())),
             "confidence": ", ".join(f"{label}: {'a real difference' if s else 'within chance'}"
-                                    for label, s in zip(("without Endgame", "with Endgame"), separated))}
+                                    for label, s in zip(("without Endgame", "with Endgame"), separated))
+                          + ("; whether the last player gains by playing for the tie needs a policy that does, "
+                             "which this run's policy does not (it plays to win; a tie is worth half a win)")}
 
 
 #: the gray-card rule with 4 PBX for one player and 4 goose eggs for the other, on both seatings
@@ -57,6 +97,7 @@ CC_PBX = tuple(experiment("common-carrier", {"gray_rule": True, "gray_pbx_1": 4 
 def cc_pbx(settings: Settings, results: Results) -> dict[str, Any]:
     """With the gray-card rule, a player choosing 4 PBX against one choosing 4 goose eggs, both seatings."""
     pbx_wins = goose_wins = games = ties = 0
+    seatings = []
     for pbx_seat, run in enumerate(CC_PBX):
         report = results[run]
         seats = report["seat_win_rates"]
@@ -64,13 +105,19 @@ def cc_pbx(settings: Settings, results: Results) -> dict[str, Any]:
         goose_wins += seats[1 - pbx_seat]["wins"]
         games += report["games"]
         ties += report["draws"]
-    diff, low, high = rate_difference(pbx_wins, goose_wins, games)
-    return {"answer": (f"The player who shuffles in 4 PBX wins {abs(100 * diff):.0f} points "
-                       f"{'less' if diff < 0 else 'more'} often than the one with 4 goose eggs "
-                       f"(95% CI {100 * low:+.0f} to {100 * high:+.0f} points; {pbx_wins}-{goose_wins}, "
-                       f"{ties} ties in {games} games)."),
+        seatings.append((report["games"], rate_difference(seats[pbx_seat]["wins"], seats[1 - pbx_seat]["wins"],
+                                                          report["games"])))
+    # each seating is its own sample: their differences combine weighted by their games
+    diff, low, high = combine_independent([part for _, part in seatings], [n / games for n, _ in seatings])
+    words = difference_words(diff, low, high, "wins more often than the one with 4 goose eggs",
+                             "wins less often than the one with 4 goose eggs",
+                             "and the one with 4 goose eggs win as often as each other within chance")
+    return {"answer": (f"The player who shuffles in 4 PBX {words}; {pbx_wins}-{goose_wins}, "
+                       f"{ties} ties in {games} games."),
             "evidence": {"pbx_player_wins": pbx_wins, "goose_player_wins": goose_wins, "ties": ties,
-                         "games": games, "pbx_minus_goose": diff, "ci95": [low, high], "policy": settings.policy},
+                         "games": games, "pbx_minus_goose": diff, "ci95": [low, high], "policy": settings.policy,
+                         "method": DIFFERENCE_METHOD + ", the two seatings combined by square-and-add (MOVER)"},
+            "settled": low > 0 or high < 0, "widest": half_width((low, high)),
             "confidence": "a real difference" if low > 0 or high < 0 else "within chance: play more games"}
 
 
@@ -104,7 +151,7 @@ QUESTIONS = Questions(
     questions=(
         Question("cc-target",
                  "I have a hard time making 7, and often the game ends in a tie. Try 6, and then 5 ... "
-                 "Is 7 too easy?", lambda s: [CC_TARGET], cc_target, _target_chart),
+                 "Is 7 too easy?", lambda s: list(CC_TARGETS.values()), cc_target, _target_chart),
         Question("cc-last-player",
                  "Because the last player seems to have an advantage in 'playing for stalemate' ... each player "
                  "only plays one card per turn.", lambda s: [run for _, run in CC_ENDGAME], cc_last_player,

@@ -76,6 +76,9 @@ OPTION_SPECS = (
                                    "default: as printed, else 2)", minimum=0, maximum=4),
     OptionSpec("gray_pbx_2", None, "of player 2's 4 gray cards, how many are PBX (the rest goose eggs; "
                                    "default: as printed, else 2)", minimum=0, maximum=4),
+    OptionSpec("gray_announced", False, "with the gray-card rule, each player says which 4 gray cards they "
+                                        "chose, so a searching player knows the rival's (off: the choice "
+                                        "is secret)"),
 )
 OPTION_NAMES = tuple(spec.name for spec in OPTION_SPECS)
 #: "Each player chooses 4 gray cards"
@@ -151,6 +154,13 @@ class CommonCarrierRules(Game["CommonCarrierState"]):
         #: per card id, the players it counts for as bits (1 << owner, both for a PBX)
         self.card_counts: list[int] = []
         self.player_cards: list[list[int]] = [[], []]
+        #: per player, the ids of every gray card printed for them by mask: the chosen ones, in play,
+        #: and (only while the choice is secret) the others, never dealt, for a determinization to
+        #: deal a choice the searching player cannot see (``CommonCarrierState.determinize``)
+        self.gray_ids: list[dict[int, list[int]]] = [{PBX_MASK: [], GOOSE_MASK: []} for _ in (0, 1)]
+        #: whether a player's choice of gray cards is hidden from the rival
+        self.gray_secret: bool = bool(parsed["gray_rule"]) and not parsed["gray_announced"]
+        unused: list[tuple[int, int, int, str]] = []
         for player in (0, 1):
             wanted = {PBX_MASK: chosen[player][0], GOOSE_MASK: chosen[player][1]}
             for mask, is_gray, copies, source in printed[player]:
@@ -158,13 +168,24 @@ class CommonCarrierRules(Game["CommonCarrierState"]):
                 if is_gray:
                     count = min(copies, wanted.get(mask, 0))
                     wanted[mask] = wanted.get(mask, 0) - count
+                    unused.append((player, mask, copies - count, source))
                 for _ in range(count):
-                    self.player_cards[player].append(len(self.card_owner))
-                    self.card_owner.append(player)
-                    self.card_mask.append(mask)
-                    self.card_pbx.append(is_gray and mask == PBX_MASK)
-                    self.card_source.append(source)
-                    self.card_counts.append(3 if is_gray and mask == PBX_MASK else 1 << player)
+                    self.player_cards[player].append(self._new_card(player, mask, is_gray, source))
+        # the gray cards a player left out get ids after every card in play, so those stay the same
+        for player, mask, count, source in unused if self.gray_secret else ():
+            for _ in range(count):
+                self._new_card(player, mask, True, source)
+
+    def _new_card(self, player: int, mask: int, is_gray: bool, source: str) -> int:
+        card = len(self.card_owner)
+        self.card_owner.append(player)
+        self.card_mask.append(mask)
+        self.card_pbx.append(is_gray and mask == PBX_MASK)
+        self.card_source.append(source)
+        self.card_counts.append(3 if is_gray and mask == PBX_MASK else 1 << player)
+        if is_gray and mask in (PBX_MASK, GOOSE_MASK):
+            self.gray_ids[player][mask].append(card)
+        return card
 
     @staticmethod
     def _gray_choice(parsed: dict[str, Any], printed: Sequence[Printed]) -> list[tuple[int, int]]:
@@ -337,7 +358,9 @@ class CommonCarrierState(Plays, State):
     def determinize(self, player: int, rng: random.Random) -> CommonCarrierState:
         """The position as ``player`` might believe it: the rival's hand dealt again from the rival's
         unseen cards (hand and deck), and both decks in a new order. The board, the discards and the
-        cards shown in a hand-over are public; ``player``'s own hand is theirs to see."""
+        cards shown in a hand-over are public; ``player``'s own hand is theirs to see. With the
+        gray-card rule the rival's choice of gray cards is secret (unless ``gray_announced``): their
+        unseen gray cards are chosen again (``_gray_choice_again``)."""
         # the mover's plays stay the same unless their hand is dealt again; then they are listed
         # once here and shared by every copy the search deals
         keep = player == self.player or self.phase == PHASE_HANDOVER
@@ -350,12 +373,33 @@ class CommonCarrierState(Plays, State):
                 rng.shuffle(other.decks[p])
                 continue
             unseen = other.hands[p] + other.decks[p]
+            if self.game.gray_secret:
+                unseen = self._gray_choice_again(p, unseen, rng)
             rng.shuffle(unseen)
             held = len(other.hands[p])
             other.hands[p], other.decks[p] = unseen[:held], unseen[held:]
         if not keep:
             other._invalidate()
         return other
+
+    def _gray_choice_again(self, rival: int, unseen: list[int], rng: random.Random) -> list[int]:
+        """``unseen`` with the rival's hidden gray cards chosen again: "Each player chooses 4 gray
+        cards" is the rival's secret, so as many PBX among them as any choice the print allows and
+        the open cards (board, discards, a hand-over) leave possible, each such choice equally
+        likely; the rest goose eggs."""
+        ids = self.game.gray_ids[rival]
+        pbx, goose = ids[PBX_MASK], ids[GOOSE_MASK]
+        gray = set(pbx) | set(goose)
+        plain = [c for c in unseen if c not in gray]
+        hidden = len(unseen) - len(plain)
+        if not hidden:
+            return unseen
+        shown = set(self.placed) | set(self.discards[rival]) | set(self.pending)
+        free_pbx = [c for c in pbx if c not in shown]
+        free_goose = [c for c in goose if c not in shown]
+        low, high = max(0, hidden - len(free_goose)), min(hidden, len(free_pbx))
+        count = low + rng.randrange(high - low + 1)
+        return plain + rng.sample(free_pbx, count) + rng.sample(free_goose, hidden - count)
 
     def _cards_to_place(self) -> list[int]:
         return self.pending if self.phase == PHASE_HANDOVER else self.hands[self.player]
@@ -729,21 +773,55 @@ class CommonCarrierState(Plays, State):
                 return
         self._check_action(action)
 
+    def is_legal(self, player: int, action: Any) -> bool:
+        """Whether ``action`` is ``player``'s to make now, checked without listing the plays (the
+        search asks this of the replies it has tried, in each deal); a legal one is then applied
+        without a second check."""
+        if self.finished or player != self.player:
+            return False
+        if action is self._trusted:
+            return True
+        cards = self.pending if self.phase == PHASE_HANDOVER else self.hands[self.player]
+        try:  # most replies a search tried in another deal use a card this hand does not hold
+            for placement in action:
+                if placement[0] not in cards:
+                    return False
+        except (TypeError, IndexError, KeyError):
+            return False
+        legal = self._legal_set
+        if legal is not None:
+            ok = type(action) is tuple and action in legal
+        else:
+            try:
+                ok = self._illegal(action) is None
+            except (TypeError, ValueError, IndexError):
+                ok = False
+        if ok:
+            self._trusted = action
+        return ok
+
     def _check_action(self, action: Sequence) -> None:
+        reason = self._illegal(action)
+        if reason is not None:
+            raise IllegalAction(reason)
+
+    def _illegal(self, action: Sequence) -> str | None:
+        """Why ``action`` cannot be played now, or None: the cards first (cheap), then the board."""
         cards = self._cards_to_place()
         if len(action) != self._level:
-            raise IllegalAction(f"this turn places {self._level} card(s), got {len(action)}")
+            return f"this turn places {self._level} card(s), got {len(action)}"
         seen_cards, seen_cells = set(), set()
         for placement in action:
             card, r, c, _ = placement
             if card not in cards or card in seen_cards:
-                raise IllegalAction(f"card {card} is not available to play")
+                return f"card {card} is not available to play"
             if not (0 <= r < INNER and 0 <= c < INNER) or (r, c) in seen_cells:
-                raise IllegalAction(f"cell ({r},{c}) is off the board or used twice")
+                return f"cell ({r},{c}) is off the board or used twice"
             seen_cards.add(card)
             seen_cells.add((r, c))
         if not self._placement_legal(action):
-            raise IllegalAction(f"illegal play: {self.game.action_to_string(tuple(action))}")
+            return f"illegal play: {self.game.action_to_string(tuple(action))}"
+        return None
 
     def _placement_legal(self, action: Sequence) -> bool:
         """Lay the cards, check the end-of-turn conditions around them, lift them again."""

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..questions import Chart, Experiment, Question, Questions, Results, Settings, experiment, pct, share
+from ..questions import Chart, Experiment, Question, Questions, Results, Settings, experiment, half_width, pct, share
 
 #: the moves after which a game counts as stalled (a timeout) instead of played on: under To the
 #: Bitter End, players who search can pass assets round for ever (measured: a 3-player mcts:100
@@ -26,30 +26,43 @@ def _dcb_runs(settings: Settings) -> list[Experiment]:
 
 
 def dcb_variants(settings: Settings, results: Results) -> dict[str, Any]:
-    """Each optional rule against the base game, per player count: turns, ties, the seats' spread."""
+    """Each optional rule against the base game, per player count: turns of the games that ended
+    (95% interval; games cut off at the move cap counted apart), ties, the seats' spread."""
     table: dict[str, dict[str, Any]] = {}
     lines = []
     for players in _dcb_counts(settings):
         row = {}
         for label, options in DCB_VARIANTS:
             report = results[experiment("dotcombust", {**options, "players": players})]
-            turns = report["game_figures"].get("mean turns per game")
-            row[label] = {"mean_turns": turns, "ties": share(report["draws"], report["games"]),
+            figures = report["game_figures"]
+            row[label] = {"mean_turns": figures.get("turns per finished game (mean)"),
+                          "turns_ci95": figures.get("turns per finished game (95% CI)"),
+                          "finished_games": report["games"] - report["timeouts"],
+                          "ties": share(report["draws"], report["games"]),
                           "stalled": share(report["timeouts"], report["games"]),
                           "seat_rates": [s["rate"] for s in report["seat_win_rates"]],
-                          "mean_score_spread": report["game_figures"].get("mean score spread")}
+                          "mean_score_spread": figures.get("mean score spread")}
         table[str(players)] = row
-        base = row["base"]["mean_turns"] or 1
-        lines.append(f"{players} players: " + ", ".join(
-            f"{label} {row[label]['mean_turns']:.0f} turns ({100 * (row[label]['mean_turns'] / base - 1):+.0f}%), "
-            f"{pct(row[label]['ties']['rate'])} ties"
-            + (f", {pct(row[label]['stalled']['rate'])} stalled" if row[label]["stalled"]["rate"] else "")
-            for label, _ in DCB_VARIANTS))
+        lines.append(f"{players} players: " + ", ".join(_cell_words(label, row[label]) for label, _ in DCB_VARIANTS))
+    cells = [cell for row in table.values() for cell in row.values()]
     return {"answer": "; ".join(lines) + ".", "evidence": {"by_players": table, "policy": settings.policy},
-            "confidence": "ties carry 95% intervals per cell; turn means are over "
-                          f"{settings.games} games each, stalled games counted to their cut-off; a game still going "
-                          f"after {MAX_MOVES} moves counts as stalled"}
+            # no alternatives to separate: the answer is done when its rates are bounded
+            "settled": False,
+            "widest": half_width(*((c[k]["wilson_low"], c[k]["wilson_high"]) for c in cells
+                                   for k in ("ties", "stalled"))),
+            "confidence": "turns are means over the games that ended, with 95% intervals (normal approximation); "
+                          "ties and games cut off carry 95% Wilson intervals per cell; a game still going after "
+                          f"{MAX_MOVES} moves is cut off and counted apart, not in the turns"}
 
+
+def _cell_words(label: str, cell: dict[str, Any]) -> str:
+    if cell["mean_turns"] is None:
+        turns = "no game ended"
+    else:
+        low, high = cell["turns_ci95"]
+        turns = f"{cell['mean_turns']:.0f} turns (95% CI {low:.0f} to {high:.0f})"
+    stalled = f", {pct(cell['stalled']['rate'])} cut off" if cell["stalled"]["rate"] else ""
+    return f"{label} {turns}, {pct(cell['ties']['rate'])} ties{stalled}"
 
 
 def _variants_chart(answer: dict[str, Any]) -> Chart:

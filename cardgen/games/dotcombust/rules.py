@@ -33,6 +33,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any, NamedTuple, cast
 
 from ...errors import CardgenError
+from ...stats import mean_interval
 from .. import base
 from ..base import SIMULTANEOUS, TERMINAL, Game, IllegalAction, OptionSpec, State
 from .assets import asset_table, bundled_assets, keep_assets
@@ -136,6 +137,8 @@ class DotcombustRules(Game["DotcombustState"]):
         self.turn_limit: int = opts["turn_limit"]
         # every play exists once, so legal_actions only picks from these lists
         count = len(self.asset_sizes)
+        #: per asset, ``progress`` of holding 0..size of its parts (``value`` reads it)
+        self._worth = [[progress(c, size) for c in range(size + 1)] for size in self.asset_sizes]
         self._one = [(Pass((a,), False), Pass((a,), True)) for a in range(count)]
         self._two = [(Pass((a, a), False), Pass((a, a), True)) for a in range(count)]
         self._barrels = {(a, b): Pass((a, b), False)
@@ -216,9 +219,7 @@ class DotcombustRules(Game["DotcombustState"]):
     def value(self, state: DotcombustState, player: int) -> float:
         """What ``player`` may expect to score: points, complete assets in hand in full, and
         part credit for the others."""
-        hand = state.hands[player]
-        return state.points[player] + sum(
-            progress(c, s) for c, s in zip(hand, self.asset_sizes) if c)
+        return state.points[player] + sum([worth[c] for worth, c in zip(self._worth, state.hands[player]) if c])
 
     def metrics(self, state: DotcombustState) -> dict[str, Any]:
         """Points, spread, assets completed per size, kept to the end, passes, how it ended."""
@@ -266,6 +267,7 @@ class DotcombustRules(Game["DotcombustState"]):
                 round(sum(m["kept_to_end"] for m in metrics) / completed, 3) if completed else 0.0),
             "mean passes per game": round(sum(m["passes"] for m in metrics) / n, 1),
             "mean turns per game": round(sum(m["turns"] for m in metrics) / n, 1),
+            **_finished_turns(metrics),
             "game ended by": {k: round(v / n, 3) for k, v in sorted(ends.items())},
             "games ended by a show": round(sum(1 for m in metrics if m["ended_on_show"]) / n, 3),
             "mean points per seat": [round(x / n, 2) for x in seat_points],
@@ -764,6 +766,15 @@ class DotcombustState(State):
                     self.kept_to_end[p] += 1
             self.pending[p] = []
         self._deciding = False
+
+
+def _finished_turns(metrics: list[dict[str, Any]]) -> dict[str, Any]:
+    """Turns of the games that ended, apart from those cut off at the move cap, with a 95% interval."""
+    turns = [m["turns"] for m in metrics if m["ended_by"] != "unfinished"]
+    interval = mean_interval(turns)
+    return {"turns per finished game (mean)": interval[0] if interval else None,
+            "turns per finished game (95% CI)": list(interval[1:]) if interval else None,
+            "games cut off": len(metrics) - len(turns)}
 
 
 def progress(count: float, size: int) -> float:

@@ -27,6 +27,8 @@ class GopsGame(Game["GopsState"]):
 
     name = "gops"
     option_specs = OPTION_SPECS
+    #: every bid is shown once made, so a player's search keeps its tree from one turn to the next
+    search_keeps_tree = True
 
     def __init__(self, options: Mapping[str, Any] | None = None):
         parsed = parse_options("gops", OPTION_SPECS, dict(options or {}))
