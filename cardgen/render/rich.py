@@ -133,6 +133,8 @@ class Word(NamedTuple):
     space_w1: float
     space: Piece | None = None
     parts: tuple[Word, ...] = ()
+    #: the word and its spaces as one piece, where they are one run (drawn so mid-line)
+    joined: Piece | None = None
 
 
 class Paragraph(NamedTuple):
@@ -267,7 +269,7 @@ def _paragraph(runs: list[Run], chain: FontChain, direction: str, missing: dict,
         if len(pieces) == 1 and not pieces[0].icon and emergency_breakable(pieces[0].text):
             parts = _parts(pieces[0], space)
         words.append(_new(Word, (tuple(pieces), sum(p.w1 for p in pieces), space.w1 if space else 0.0, space,
-                                 parts)))
+                                 parts, None)))
         pos = end
     return _paragraph_of(tuple(words), rtl)
 
@@ -285,7 +287,8 @@ def _word(unit: str, font: str, color: RGB | None, features: tuple, level: int) 
         body_glyphs, space = glyphs, None
     piece = _new(Piece, (body, font, color, sum(body_glyphs.advances) / body_glyphs.upem, "", body_glyphs, level))
     parts = _parts(piece, space) if emergency_breakable(body) else ()
-    return _new(Word, ((piece,), piece.w1, space.w1 if space else 0.0, space, parts))
+    joined = _new(Piece, (unit, font, color, sum(glyphs.advances) / glyphs.upem, "", glyphs, level)) if space else None
+    return _new(Word, ((piece,), piece.w1, space.w1 if space else 0.0, space, parts, joined))
 
 
 class _Segment:
@@ -440,7 +443,7 @@ def _parts(piece: Piece, space: Piece | None) -> tuple[Word, ...]:
         start += len(cluster)
         p = piece._replace(text=cluster, w1=sum(part.advances) / part.upem, glyphs=part)
         last = i == len(clusters) - 1
-        out.append(_new(Word, ((p,), p.w1, space.w1 if last and space else 0.0, space if last else None, ())))
+        out.append(_new(Word, ((p,), p.w1, space.w1 if last and space else 0.0, space if last else None, (), None)))
     return tuple(out)
 
 
@@ -577,9 +580,13 @@ def line_ops(line: Line, size: float, x: float, baseline: float, color: RGB) -> 
     spaces), neighbouring pieces of one font and colour merged into one run of glyphs."""
     items: list[Piece] = []
     words = line.words
+    last = len(words) - 1
     for i, word in enumerate(words):
+        if i < last and word.joined is not None:
+            items.append(word.joined)
+            continue
         items.extend(word.pieces)
-        if i < len(words) - 1 and word.space is not None:
+        if i < last and word.space is not None:
             items.append(word.space)
     if line.rtl or any(p.level for p in items):
         items = [items[i] for i in visual_order([p.level for p in items])]
