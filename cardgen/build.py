@@ -101,7 +101,7 @@ def _build_decks(names: Sequence[str], out_dir: Path, settings: BuildSettings) -
 def check_outputs(planned: Sequence[tuple[Deck, Sequence[Output]]], out_dir: Path) -> None:
     """Before anything is written: no two outputs share a name (every format names its files after the
     same stems), and nothing in the way is replaced unless it is a regular file."""
-    import stat
+    from .files import check_output
 
     if out_dir.exists() and not out_dir.is_dir():
         raise CardgenError(f"--out {out_dir} is not a folder")
@@ -115,12 +115,4 @@ def check_outputs(planned: Sequence[tuple[Deck, Sequence[Output]]], out_dir: Pat
                 raise CardgenError(f"{output.path.name} would be written twice: for {owners[key]} and for "
                                    f"{source}; give the decks different ids or the players different names")
             owners[key] = source
-            try:
-                mode = output.path.lstat().st_mode
-            except FileNotFoundError:
-                continue
-            except OSError as exc:
-                raise CardgenError(f"cannot write {output.path}: {exc.strerror}") from None
-            if not stat.S_ISREG(mode):
-                raise CardgenError(f"{output.path} exists and is not a regular file; cardgen replaces only "
-                                   f"files it could have written (remove it or choose another --out)")
+            check_output(output.path, "another --out")
