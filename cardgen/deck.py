@@ -309,7 +309,10 @@ class _DeckReader:
         if "safe_margin" in entry:
             from .units import parse_length
 
-            margin = parse_length(entry["safe_margin"])
+            try:
+                margin = parse_length(entry["safe_margin"])
+            except ValueError as exc:
+                raise self.doc.error(("style", "safe_margin"), f"safe_margin: {exc}") from None
             if not 0 <= margin <= MAX_SAFE_MARGIN:
                 raise self.doc.error(("style", "safe_margin"), f"safe_margin must be from 0 to 15mm (text and art "
                                                               f"stay that far inside the cut), got "
@@ -773,6 +776,8 @@ def _rows(table: list[tuple[int, list[str]]], display: str, cell) -> list[Row]:
     rows = []
     columns = {c: i for i, c in enumerate(header)}
     for line, record in table[1:]:
+        # a line break in a cell is one, however the file ends its lines (CRLF, CR, LF)
+        record = [v.replace("\r\n", "\n").replace("\r", "\n") if "\r" in v else v for v in record]
         if not any(v.strip() for v in record):
             continue
         extra = record[len(header):]

@@ -38,8 +38,10 @@ def check(result: subprocess.CompletedProcess, code: int, message: str, out) -> 
 def test_corpus_case(case, tmp_path):
     out = tmp_path / "out"
     out.mkdir()
-    line = case.get("run", "validate {file} --games 0").format(file=CORPUS / case["file"], out=out)
+    line = case.get("run", "validate {file} --games 0").format(file=CORPUS / case["file"], out=out, corpus=CORPUS)
     check(run(shlex.split(line), tmp_path, plugin=case.get("plugin", "")), case["exit"], case["message"], out)
+    for name in case.get("files", []):
+        assert (out / name).is_file(), (name, sorted(p.name for p in out.rglob("*")))
 
 
 def test_debug_shows_what_a_plugin_raised(tmp_path):
