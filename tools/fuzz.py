@@ -98,7 +98,7 @@ def mutate_svg(text: str, rng: random.Random) -> str:
             elements = list(re.finditer(r"<(path|rect|circle|g|line|polygon|ellipse)\b[^>]*/>", text))
             if elements:
                 m = rng.choice(elements)
-                text = text[:m.end()] + m.group() * rng.choice([2, 100, 4999, 5001, 20000]) + text[m.end():]
+                text = text[:m.end()] + m.group() * rng.choice([2, 100, 2499, 2501, 20000]) + text[m.end():]
         elif op == 2:
             at = text.rfind("</svg>")
             at = at if at >= 0 else len(text)
@@ -308,8 +308,9 @@ def main(argv: list[str] | None = None) -> int:
                 slowest = sorted(slowest + [(result["seconds"], n)], reverse=True)[:3]
                 if not result["outcome"].startswith("ok"):
                     bad.append((n, f"{kind} {result['outcome']}", result.get("output", "")))
+                    print(f"  input #{n}: {kind} {result['outcome']} after {result['seconds']:.1f} s", flush=True)
                 if done % 100 == 0:
-                    print(f"  {done} inputs: {dict(counts)}", flush=True)
+                    print(f"  {done} inputs: {dict(counts)}; largest run so far {peak:.0f} MB", flush=True)
     print(f"{args.decks} mutated inputs ({', '.join(kinds)}), seed {args.seed}: "
           + ", ".join(f"{k} {v}" for k, v in sorted(counts.items())))
     print("slowest runs: " + ", ".join(f"#{n} {s:.1f} s" for s, n in slowest))

@@ -22,10 +22,11 @@ from typing import Any
 
 from ..errors import CardgenError, Location
 
-#: elements an SVG may hold: 120,000 paths took 46 s and 665 MB to convert, 5,000 take about 2.5 s
-MAX_SVG_ELEMENTS = 5_000
+#: elements an SVG may hold: 120,000 paths took 46 s and 665 MB to convert; 4,000 styled paths take 3.8 s of
+#: CPU to check and draw, so 2,500 stay well inside 10 s on a busy machine
+MAX_SVG_ELEMENTS = 2_500
 #: numbers an SVG's attributes may hold in all (path data included)
-MAX_SVG_NUMBERS = 500_000
+MAX_SVG_NUMBERS = 250_000
 #: the largest number (coordinate, length, stroke width, transform factor) an SVG may write
 MAX_SVG_NUMBER = 1e9
 
