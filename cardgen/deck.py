@@ -721,7 +721,7 @@ def _check_xlsx_parts(data: bytes, name: str, where: Location) -> None:
         except Exception as exc:  # zipfile raises BadZipFile, zlib.error, NotImplementedError...
             raise CardgenError(f"{what} is not a readable XLSX workbook ({part.filename}: "
                                f"{exc.__class__.__name__})", where) from None
-        if any(mark in text.upper() for mark in marks):
+        if any(mark in text for mark in marks):  # XML spells it in capitals only
             raise CardgenError(f"{what}: its part {part.filename} declares a DOCTYPE; a workbook never needs "
                                f"one and cardgen does not expand XML entities (save it again from a spreadsheet "
                                f"program)", where)

@@ -43,7 +43,7 @@ def guest_error(game: str, module: str, call: str, exc: BaseException, exit_code
 
 
 def _raised_at(exc: BaseException, module: str) -> str:
-    """``, at FILE:LINE in FUNCTION``: the innermost frame in the plug-in's package, if any."""
+    """``, at MODULE:LINE in FUNCTION``: the innermost frame in the plug-in's package, if any."""
     package = module.split(".")[0].split(":")[0]
     found = ""
     chain: BaseException | None = exc
