@@ -65,7 +65,7 @@ def load_svg(path: Path) -> Any:
         root = etree.fromstring(data, parser=parser)
     except Exception as exc:  # lxml raises XMLSyntaxError and ValueError on bad files
         raise SvgError(f"cannot read the SVG ({exc.__class__.__name__}: {str(exc)[:120]})") from None
-    if root is None or not isinstance(root.tag, str) or etree.QName(root).localname != "svg":
+    if root is None or not isinstance(root.tag, str) or _local(root.tag) != "svg":
         raise SvgError("cannot read the SVG (not an SVG document)")
     _check_tree(root)
     try:
@@ -82,10 +82,13 @@ def load_svg(path: Path) -> Any:
     return drawing
 
 
+def _local(name: str) -> str:
+    """``{namespace}name`` without its namespace (lxml's QName refuses a mangled namespace)."""
+    return name.rpartition("}")[2]
+
+
 def _check_tree(root: Any) -> None:
     """The caps and refusals above, each naming the SVG's line."""
-    from lxml import etree
-
     elements = numbers = 0
     for node in root.iter():
         if not isinstance(node.tag, str):
@@ -94,7 +97,7 @@ def _check_tree(root: Any) -> None:
         if elements > MAX_SVG_ELEMENTS:
             raise SvgError(f"has more than {MAX_SVG_ELEMENTS:,} elements (line {node.sourceline}); simplify it "
                            f"or use a PNG")
-        tag = etree.QName(node).localname
+        tag = _local(node.tag)
         href = node.get(_XLINK) or node.get("href")
         if href and not href.startswith(("#", "data:")):
             raise SvgError(f"line {node.sourceline}: <{tag}> refers to '{href[:80]}', another file; SVG art "
@@ -103,7 +106,7 @@ def _check_tree(root: Any) -> None:
             raise SvgError(f"line {node.sourceline}: holds a raster <image>, which cardgen does not draw inside "
                            f"SVG art; give the picture as the card's image, or trace it to vectors")
         for name, value in node.attrib.items():
-            local = etree.QName(name).localname
+            local = _local(name)
             if local in _NAMES:
                 continue
             value = _NOT_NUMBERS.sub(" ", value)
