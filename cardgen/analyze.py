@@ -201,7 +201,10 @@ def check_report_path(path: Any) -> Any:
     """``path`` if the report can be written there (.pdf or .html): asked before the games are played."""
     from pathlib import Path
 
+    from .files import check_output
+
     path = Path(path)
+    check_output(path, "another --report")
     if path.suffix.lower() not in (".pdf", ".html"):
         raise CardgenError(f"{path}: the analysis report is written as .pdf or .html, not "
                            f"'{path.suffix or 'no extension'}'")

@@ -89,7 +89,7 @@ def _build_decks(names: Sequence[str], out_dir: Path, settings: BuildSettings) -
             warnings = [f for f in findings if f.severity != "error"]
         results.append(BuildResult(deck, warnings, faces))
         jobs.append(DeckJob(deck, outputs, template, faces))
-    check_outputs([(job.deck, job.outputs) for job in jobs], out_dir)
+    check_outputs([(job.deck, job.outputs) for job in jobs], out_dir, settings.formats)
     for fmt in FORMATS.values():
         if fmt.name in settings.formats:
             fmt.write(jobs, out_dir, {name: getattr(settings, name) for name in fmt.options})
@@ -98,29 +98,32 @@ def _build_decks(names: Sequence[str], out_dir: Path, settings: BuildSettings) -
     return results
 
 
-def check_outputs(planned: Sequence[tuple[Deck, Sequence[Output]]], out_dir: Path) -> None:
-    """Before anything is written: no two outputs share a name (every format names its files after the
-    same stems), and nothing in the way is replaced unless it is a regular file."""
-    import stat
+def check_outputs(planned: Sequence[tuple[Deck, Sequence[Output]]], out_dir: Path,
+                  formats: Sequence[str]) -> None:
+    """Before anything is written: no two outputs claim one name in ``out_dir`` in any of the
+    ``formats`` (each format declares the files it writes after an output's stem: deck ``x``'s
+    ``x-cards.pdf`` and deck ``x-cards``'s ``x-cards.pdf`` collide), and nothing in the way is
+    replaced unless it is a regular file."""
+    from .files import check_output
 
     if out_dir.exists() and not out_dir.is_dir():
         raise CardgenError(f"--out {out_dir} is not a folder")
-    owners: dict[str, str] = {}
+    # a pattern without * is one file for the whole build (a format combining the decks)
+    claims = [(fmt.name, pattern) for fmt in FORMATS.values() if fmt.name in formats for pattern in fmt.files
+              if "*" in pattern]
+    owners: dict[str, tuple[str, str]] = {}
     for deck, outputs in planned:
         for output in outputs:
             source = f"deck '{deck.id}' ({deck.path})" + (f", player '{output.player.name}'" if output.player
                                                          else "")
-            key = output.path.stem.casefold()
-            if key in owners:
-                raise CardgenError(f"{output.path.name} would be written twice: for {owners[key]} and for "
-                                   f"{source}; give the decks different ids or the players different names")
-            owners[key] = source
-            try:
-                mode = output.path.lstat().st_mode
-            except FileNotFoundError:
-                continue
-            except OSError as exc:
-                raise CardgenError(f"cannot write {output.path}: {exc.strerror}") from None
-            if not stat.S_ISREG(mode):
-                raise CardgenError(f"{output.path} exists and is not a regular file; cardgen replaces only "
-                                   f"files it could have written (remove it or choose another --out)")
+            for fmt, pattern in claims:
+                name = pattern.split("/")[0].replace("*", output.path.stem)
+                owner, owner_format = owners.setdefault(name.casefold(), (source, fmt))
+                if owner != source:
+                    how = ("" if owner_format == fmt else f" as {owner_format}", "" if owner_format == fmt
+                           else f" as {fmt}")
+                    raise CardgenError(f"{name} would be written twice: for {owner}{how[0]} and for "
+                                       f"{source}{how[1]}; give the decks different ids or the players "
+                                       f"different names")
+                if "/" not in pattern:
+                    check_output(out_dir / name, "another --out")

@@ -24,7 +24,7 @@ from pathlib import Path
 from reportlab.pdfgen.canvas import Canvas
 
 from .errors import CardgenError
-from .files import atomic_path
+from .files import atomic_path, check_output
 from .render import text
 from .sheets import SheetTemplate
 from .units import mm
@@ -41,6 +41,7 @@ def write_calibration(path: Path, template: SheetTemplate, duplex: str) -> int:
     """Write the two-page calibration PDF (fronts, then backs); returns its page count."""
     if duplex == "off":
         raise CardgenError("calibration needs a duplex mode: --duplex long or short")
+    check_output(path, "another --out")
     text.register_fonts()
     with atomic_path(path) as tmp:
         canvas = Canvas(str(tmp), pagesize=(template.page_width, template.page_height), invariant=1,

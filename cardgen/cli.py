@@ -68,8 +68,10 @@ class CardgenGroup(click.Group):
         except CardgenError as exc:
             from .build import DeckUnplayable
 
+            if ctx.params.get("debug") and getattr(exc, "trace", ""):
+                click.echo(exc.trace.rstrip(), err=True)  # type: ignore[attr-defined]
             click.echo(f"Error: {exc}", err=True)
-            ctx.exit(UNPLAYABLE if isinstance(exc, DeckUnplayable) else BAD_INPUT)
+            ctx.exit(getattr(exc, "exit_code", UNPLAYABLE if isinstance(exc, DeckUnplayable) else BAD_INPUT))
         except BrokenPipeError:
             # output piped into `head` and the like: not an error
             sys.stderr.close()
@@ -116,7 +118,8 @@ def _stop_on_sigterm() -> None:
 
 @click.group(cls=CardgenGroup, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(package_name="cardgen")
-def main() -> None:
+@click.option("--debug", is_flag=True, help="Show the traceback of what a plug-in game raised.")
+def main(debug: bool) -> None:
     """Print-and-play card decks from YAML, with a rules validator and playtests.
 
     Build the bundled decks with `cardgen build`, see what is bundled with
@@ -564,8 +567,10 @@ def _policy_option(ctx: click.Context, param: click.Parameter, value: str | None
               help="Also draw the figures as charts to FILE.pdf or FILE.png.")
 def playtest(deck, games, seed, policy, vs, jobs, scheduler, as_json, report_path, **shared):
     """Simulate many seeded games of DECK (as `build` with the same options prints it)."""
-    from .playtest import draw_report, format_report, report_json, run_playtest
+    from .playtest import check_report_path, draw_report, format_report, report_json, run_playtest
 
+    if report_path is not None:
+        check_report_path(report_path)
     game = _engine(deck, shared, "playtest")
     from .progress import Progress, reporting
 

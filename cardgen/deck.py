@@ -333,7 +333,10 @@ class _DeckReader:
         if "safe_margin" in entry:
             from .units import parse_length
 
-            margin = parse_length(entry["safe_margin"])
+            try:
+                margin = parse_length(entry["safe_margin"])
+            except ValueError as exc:
+                raise self.doc.error(("style", "safe_margin"), f"safe_margin: {exc}") from None
             if not 0 <= margin <= MAX_SAFE_MARGIN:
                 raise self.doc.error(("style", "safe_margin"), f"safe_margin must be from 0 to 15mm (text and art "
                                                               f"stay that far inside the cut), got "
@@ -669,8 +672,29 @@ def read_xlsx_rows(name: str, sheet: str | None, folder: Path, where: Location) 
     except ImportError:
         raise CardgenError("reading XLSX needs openpyxl: pip install openpyxl", where) from None
     data = read_input(path, f"xlsx file '{name}'", MAX_XLSX_BYTES, where)
+    _check_xlsx_parts(data, name, where)
+    # read twice: the formulas (openpyxl gives a formula or its saved value, never both), then the values
+    _, formulas = _read_sheet(load_workbook, data, name, sheet, where, values=False)
+    title, values = _read_sheet(load_workbook, data, name, sheet, where, values=True)
+
+    def cell(row: int, col: int) -> Location:
+        return Location(display, sheet=title, cell=f"{get_column_letter(col + 1)}{row}")
+
+    for r, (written, saved) in enumerate(zip(formulas, values), start=1):
+        for c, (formula, value) in enumerate(zip(written, saved)):
+            if value is None and isinstance(formula, str) and formula.startswith("="):
+                raise CardgenError("the cell holds a formula with no saved value (programs such as openpyxl and "
+                                   "pandas write formulas without calculating them); open the workbook in a "
+                                   "spreadsheet program and save it, or write the values", cell(r, c))
+    table = [(r, [_cell_text(v) for v in row]) for r, row in enumerate(values, start=1)]
+    return _rows(table, display, cell)
+
+
+def _read_sheet(load_workbook, data: bytes, name: str, sheet: str | None, where: Location,
+                values: bool) -> tuple[str, list[tuple]]:
+    """The chosen sheet's name and rows: ``values`` the saved values, else the formulas as written."""
     try:
-        book = load_workbook(io.BytesIO(data), read_only=True, data_only=True)
+        book = load_workbook(io.BytesIO(data), read_only=True, data_only=values)
     except Exception as exc:  # openpyxl raises zipfile, KeyError and its own errors on bad files
         raise CardgenError(f"xlsx file '{name}' is not a readable XLSX workbook ({exc.__class__.__name__})",
                            where) from None
@@ -682,16 +706,49 @@ def read_xlsx_rows(name: str, sheet: str | None, folder: Path, where: Location) 
         else:
             raise CardgenError(f"xlsx file '{name}' has no sheet '{sheet}'{did_you_mean(sheet, book.sheetnames)}; "
                                f"sheets: {', '.join(book.sheetnames)}", where)
-        table = [(r, [_cell_text(v) for v in values])
-                 for r, values in enumerate(ws.iter_rows(values_only=True, max_col=200), start=1)]
-        title = ws.title
+        try:
+            return ws.title, list(ws.iter_rows(values_only=True, max_col=200))
+        except Exception as exc:  # the sheet's XML is read lazily, row by row
+            raise CardgenError(f"xlsx file '{name}' is not a readable XLSX workbook "
+                               f"({exc.__class__.__name__})", where) from None
     finally:
         book.close()
-    return _rows(table, display,
-                 lambda row, col: Location(display, sheet=title, cell=f"{get_column_letter(col + 1)}{row}"))
 
 
 MAX_XLSX_BYTES = 5_000_000
+#: the parts of a workbook inflated, in all: its zip says each part's size, and Python's zipfile
+#: stops a part there, so a workbook that claims less cannot inflate more
+MAX_XLSX_INFLATED = 50_000_000
+
+
+def _check_xlsx_parts(data: bytes, name: str, where: Location) -> None:
+    """Before openpyxl parses anything: the workbook inflates to at most MAX_XLSX_INFLATED bytes
+    (a zip bomb stops here), and no XML part declares a DOCTYPE (entities are never expanded)."""
+    import zipfile
+
+    what = f"xlsx file '{name}'"
+    try:
+        archive = zipfile.ZipFile(io.BytesIO(data))
+        parts = archive.infolist()
+    except Exception as exc:  # zipfile raises BadZipFile, NotImplementedError (a version it lacks), EOFError...
+        raise CardgenError(f"{what} is not a readable XLSX workbook ({exc.__class__.__name__})", where) from None
+    total = sum(part.file_size for part in parts)
+    if total > MAX_XLSX_INFLATED:
+        raise CardgenError(f"{what} inflates to {total:,} bytes; at most {MAX_XLSX_INFLATED:,} are allowed",
+                           where)
+    marks = (b"<!DOCTYPE", "<!DOCTYPE".encode("utf-16-le"), "<!DOCTYPE".encode("utf-16-be"))
+    for part in parts:
+        if not part.filename.lower().endswith((".xml", ".rels", ".vml")):
+            continue
+        try:
+            text = archive.read(part)
+        except Exception as exc:  # zipfile raises BadZipFile, zlib.error, NotImplementedError...
+            raise CardgenError(f"{what} is not a readable XLSX workbook ({part.filename}: "
+                               f"{exc.__class__.__name__})", where) from None
+        if any(mark in text for mark in marks):  # XML spells it in capitals only
+            raise CardgenError(f"{what}: its part {part.filename} declares a DOCTYPE; a workbook never needs "
+                               f"one and cardgen does not expand XML entities (save it again from a spreadsheet "
+                               f"program)", where)
 
 
 def _cell_text(value: Any) -> str:
@@ -743,6 +800,8 @@ def _rows(table: list[tuple[int, list[str]]], display: str, cell) -> list[Row]:
     rows = []
     columns = {c: i for i, c in enumerate(header)}
     for line, record in table[1:]:
+        # a line break in a cell is one, however the file ends its lines (CRLF, CR, LF)
+        record = [v.replace("\r\n", "\n").replace("\r", "\n") if "\r" in v else v for v in record]
         if not any(v.strip() for v in record):
             continue
         extra = record[len(header):]

@@ -41,3 +41,16 @@ class CardgenError(Exception):
         if self.location is not None:
             return f"{self.location}: {self.message}"
         return self.message
+
+
+class GuestError(CardgenError):
+    """What a plug-in game raised or answered wrongly, said in one line: its traceback is kept for
+    ``--debug``; ``exit_code`` is 2 for a broken plug-in, 1 for a game that failed as it was played."""
+
+    def __init__(self, message: str, exit_code: int = 2, trace: str = ""):
+        super().__init__(message)
+        self.exit_code = exit_code
+        self.trace = trace
+
+    def __reduce__(self):  # raised in a worker process, it crosses back whole
+        return type(self), (self.message, self.exit_code, self.trace)

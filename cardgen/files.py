@@ -79,10 +79,25 @@ def read_input(path: Path, what: str, limit: int, where: Location | None = None)
         os.close(fd)
 
 
+def check_output(path: Path, choose: str = "another path") -> None:
+    """Refuse to write ``path`` when something there is not a regular file: a FIFO, a device, a
+    folder, a socket or a link is never replaced (every command's outputs, asked before the work starts)."""
+    try:
+        mode = Path(path).lstat().st_mode
+    except FileNotFoundError:
+        return
+    except OSError as exc:
+        raise CardgenError(f"cannot write {path}: {exc.strerror}") from None
+    if not stat.S_ISREG(mode):
+        raise CardgenError(f"{path} exists and is not a regular file; cardgen replaces only files it could "
+                           f"have written (remove it or choose {choose})")
+
+
 @contextmanager
 def atomic_path(path: Path) -> Iterator[Path]:
-    """A temporary file beside ``path`` that replaces it only on success."""
+    """A temporary file beside ``path`` that replaces it only on success (``check_output`` first)."""
     path = Path(path)
+    check_output(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     remove_stale_temps(path)
     tmp: Path | None = None

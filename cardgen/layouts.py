@@ -372,6 +372,13 @@ def read_layouts(doc: Located | None) -> dict[str, Layout]:
     return {name: reader.layout(own.get(name) or builtins[name]) for name in names}
 
 
+def _circle(names: list[str]) -> str:
+    """``a -> b -> a``; a long circle by its first few layouts and its length."""
+    if len(names) <= 6:
+        return " -> ".join(names)
+    return f"{' -> '.join(names[:4])} -> ... -> {names[-1]} ({len(names) - 1:,} layouts)"
+
+
 class _Reader:
     def __init__(self, builtins: dict[str, _Source], own: dict[str, _Source]):
         self.builtins = builtins
@@ -379,7 +386,7 @@ class _Reader:
         self.cache: dict[tuple[str, bool], list[_Entry]] = {}
 
     def layout(self, source: _Source) -> Layout:
-        entries = self.entries(source, ())
+        entries = self.entries(source)
         elements = tuple(self.element(entry) for entry in entries)
         return Layout(source.name, elements, source.doc.where(source.path), source.builtin)
 
@@ -390,22 +397,35 @@ class _Reader:
         if name in self.builtins and (name != source.name or not source.builtin):
             return self.builtins[name]
         known = sorted(set(self.own) | set(self.builtins))
+        listed = ", ".join(known[:20]) + (f"... ({len(known):,} in all)" if len(known) > 20 else "")
         raise source.doc.error(at, f"layout '{source.name}' extends '{name}', which is no layout"
-                                   f"{did_you_mean(name, known)}; layouts: {', '.join(known)}")
+                                   f"{did_you_mean(name, known)}; layouts: {listed}")
 
-    def entries(self, source: _Source, chain: tuple[tuple[str, bool], ...]) -> list[_Entry]:
+    def entries(self, source: _Source) -> list[_Entry]:
+        """``source``'s elements, its ``extends`` chain merged in: the chain is walked up in a loop, not
+        by recursion, so 2,000 layouts each extending the next are read as readily as two."""
         key = (source.name, source.builtin)
-        if key in self.cache:
-            return self.cache[key]
-        data = source.data
-        inherited: list[_Entry] = []
-        if "extends" in data:
-            parent = self.parent(source, data["extends"])
+        lineage, seen = [source], {key: 0}
+        node = source
+        while (node.name, node.builtin) not in self.cache and "extends" in node.data:
+            parent = self.parent(node, node.data["extends"])
             parent_key = (parent.name, parent.builtin)
-            if parent_key in chain or parent_key == key:
-                loop = " -> ".join([n for n, _ in chain] + [source.name, parent.name])
-                raise source.doc.error(source.path + ("extends",), f"layouts extend each other in a circle: {loop}")
-            inherited = self.entries(parent, chain + (key,))
+            if parent_key in seen:
+                raise node.doc.error(node.path + ("extends",), "layouts extend each other in a circle: "
+                                     + _circle([n.name for n in lineage[seen[parent_key]:]] + [parent.name]))
+            seen[parent_key] = len(lineage)
+            lineage.append(parent)
+            node = parent
+        for i in range(len(lineage) - 1, -1, -1):
+            node = lineage[i]
+            if (node.name, node.builtin) not in self.cache:
+                inherited = self.cache[(lineage[i + 1].name, lineage[i + 1].builtin)] if i + 1 < len(lineage) else []
+                self.cache[(node.name, node.builtin)] = self.merge(node, inherited)
+        return self.cache[key]
+
+    def merge(self, source: _Source, inherited: list[_Entry]) -> list[_Entry]:
+        """``source``'s own elements over the ``inherited`` ones, by name."""
+        data = source.data
         merged = [(dict(e), dict(w), loc) for e, w, loc in inherited]
         by_name = {e.get("name"): i for i, (e, _, _) in enumerate(merged)}
         seen: set[str] = set()
@@ -440,9 +460,7 @@ class _Reader:
                 if name is not None:
                     by_name[name] = len(merged)
                 merged.append((dict(entry), where, loc))
-        result = [m for m in merged if m[0]]
-        self.cache[key] = result
-        return result
+        return [m for m in merged if m[0]]
 
     def element(self, entry: _Entry) -> Element:
         data, where, loc = entry

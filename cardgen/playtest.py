@@ -26,9 +26,10 @@ from pathlib import Path
 from typing import Any
 
 from .errors import CardgenError
-from .files import atomic_path
+from .files import atomic_path, check_output
 from .games import POLICIES
 from .games.base import SIMULTANEOUS, Game, GameRecord, State
+from .games.guests import guest_play, is_guest
 from .progress import expect, tick
 from .stats import rate_difference, wilson_interval
 
@@ -74,7 +75,10 @@ def run_playtest(game: Game, games: int, seed: int, policy: str = "random",
                 records.extend(part)
                 tick(len(chunk))
     seconds = time.perf_counter() - started
-    report = _summarize(game, records, seed, seats, max_moves)
+    if is_guest(type(game).__module__):
+        report = guest_play(game, lambda _: _summarize(game, records, seed, seats, max_moves), "its summary")
+    else:
+        report = _summarize(game, records, seed, seats, max_moves)
     report["seconds"] = seconds
     report["games_per_second"] = games / seconds if seconds > 0 else float("inf")
     moves = sum(r.length for r in records)
@@ -84,9 +88,19 @@ def run_playtest(game: Game, games: int, seed: int, policy: str = "random",
 
 def play_game(game: Game, index: int, seed: int, seats: Sequence[str],
               max_moves: int = DEFAULT_MAX_MOVES) -> GameRecord:
-    """Play game number ``index`` of a run seeded with ``seed``."""
+    """Play game number ``index`` of a run seeded with ``seed`` (a plug-in's as a guest: what it
+    raises is one message naming it, ``games/guests.py``)."""
+    if not is_guest(type(game).__module__):
+        return _play_game(game, index, seed, seats, max_moves, [])
+    return guest_play(game, lambda states: _play_game(game, index, seed, seats, max_moves, states),
+                      f"game {index + 1} (seed {seed})")
+
+
+def _play_game(game: Game, index: int, seed: int, seats: Sequence[str], max_moves: int,
+               states: list[State]) -> GameRecord:
     rng = random.Random(f"cardgen-playtest:{seed}:{index}")
     state = game.new_initial_state(rng)
+    states.append(state)
     branching: list[int] = []
     playout = game.random_playout
     if playout is not None and all(policy == "random" for policy in seats):
@@ -184,12 +198,19 @@ def report_json(report: dict[str, Any]) -> str:
     return json.dumps(report, indent=2, sort_keys=True, default=str)
 
 
+def check_report_path(path: str | Path) -> Path:
+    """``path`` if the charts can be written there (.pdf or .png): asked before the games are played."""
+    path = Path(path)
+    check_output(path, "another --report")
+    if path.suffix.lower() not in (".pdf", ".png"):
+        raise CardgenError(f"{path}: charts are written as .pdf or .png, not '{path.suffix or 'no extension'}'")
+    return path
+
+
 def draw_report(report: dict[str, Any], path: str | Path) -> Path:
     """Charts of a report (seat win rates, game lengths, game figures) as .pdf or .png."""
-    path = Path(path)
+    path = check_report_path(path)
     suffix = path.suffix.lower()
-    if suffix not in (".pdf", ".png"):
-        raise CardgenError(f"{path}: charts are written as .pdf or .png, not '{path.suffix or 'no extension'}'")
     drawing = _charts(report)
     with atomic_path(path) as tmp:
         if suffix == ".pdf":

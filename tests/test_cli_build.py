@@ -87,6 +87,7 @@ def test_every_command_that_prepares_decks_takes_gray_as_before(command):
 
 
 def test_the_command_line_imports_no_engine_to_offer_the_games_settings():
+    import ast
     import subprocess
     import sys
 
@@ -95,7 +96,8 @@ def test_the_command_line_imports_no_engine_to_offer_the_games_settings():
             "    assert CliRunner().invoke(main, args).exit_code == 0\n"
             "print(sorted(m for m in sys.modules if m.startswith('cardgen.games.') or m in ('reportlab', 'PIL')))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
-    assert out.strip() in ("[]", "['cardgen.games.base']")  # the example plug-in's engine imports the base
+    # the example plug-in's engine imports the base, and its calls are wrapped as a guest's (guests.py)
+    assert set(ast.literal_eval(out)) <= {"cardgen.games.base", "cardgen.games.guests"}, out
 
 
 PLUGIN = """

@@ -5,6 +5,7 @@ import os
 import shlex
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 import yaml
@@ -15,10 +16,12 @@ CASES = yaml.safe_load((CORPUS / "cases.yaml").read_text(encoding="utf-8"))
 DECK = "deck: a\nname: A\ncards:\n  - {id: a, title: A}\n"
 
 
-def run(args: list[str], cwd, timeout: float = 60) -> subprocess.CompletedProcess:
-    """cardgen in its own process, as a user runs it (a hang fails by the timeout)."""
+def run(args: list[str], cwd, timeout: float = 60, plugin: str = "") -> subprocess.CompletedProcess:
+    """cardgen in its own process, as a user runs it (a hang fails by the timeout); ``plugin`` names a
+    folder of tests/corpus/plugins whose plug-in game (a module and its entry point) is installed."""
+    path = os.pathsep.join([str(ROOT)] + ([str(CORPUS / "plugins" / plugin)] if plugin else []))
     return subprocess.run([sys.executable, "-m", "cardgen", *args], cwd=cwd, capture_output=True, text=True,
-                          timeout=timeout, env={**os.environ, "PYTHONPATH": str(ROOT)})
+                          timeout=timeout, env={**os.environ, "PYTHONPATH": path})
 
 
 def check(result: subprocess.CompletedProcess, code: int, message: str, out) -> None:
@@ -35,8 +38,18 @@ def check(result: subprocess.CompletedProcess, code: int, message: str, out) -> 
 def test_corpus_case(case, tmp_path):
     out = tmp_path / "out"
     out.mkdir()
-    line = case.get("run", "validate {file} --games 0").format(file=CORPUS / case["file"], out=out)
-    check(run(shlex.split(line), tmp_path), case["exit"], case["message"], out)
+    line = case.get("run", "validate {file} --games 0").format(file=CORPUS / case["file"], out=out, corpus=CORPUS)
+    check(run(shlex.split(line), tmp_path, plugin=case.get("plugin", "")), case["exit"], case["message"], out)
+    for name in case.get("files", []):
+        assert (out / name).is_file(), (name, sorted(p.name for p in out.rglob("*")))
+
+
+def test_debug_shows_what_a_plugin_raised(tmp_path):
+    deck = CORPUS / "plugins" / "check-deck-raises" / "check-deck-raises.yaml"
+    result = run(["--debug", "validate", str(deck), "--games", "0"], tmp_path, plugin="check-deck-raises")
+    assert result.returncode == 2, result.stderr
+    assert "Traceback" in result.stderr and "ZeroDivisionError: division by zero" in result.stderr
+    assert result.stderr.strip().splitlines()[-1].startswith("Error: plug-in game 'plugin-check-deck-raises'")
 
 
 def special_inputs(tmp):
@@ -119,6 +132,23 @@ def test_an_output_that_is_not_a_regular_file_is_not_replaced(tmp_path):
     assert not (out / "m.pdf").is_file() and (out / "m.pdf").exists()
     device = run(["build", str(deck), "--out", "/dev/null"], tmp_path)
     assert device.returncode == 2 and "is not a folder" in device.stderr and "Traceback" not in device.stderr
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="FIFOs are POSIX")
+@pytest.mark.parametrize("command,option", [(["calibrate"], "--out"),
+                                            (["playtest", "common-carrier", "--games", "2"], "--report"),
+                                            (["analyze", "common-carrier", "--quick", "--games", "2"], "--report")])
+def test_every_command_refuses_to_replace_what_is_not_a_regular_file(tmp_path, command, option):
+    """Issue 26 row 9: the reports and the calibration sheet go through build's check (files.check_output)."""
+    out = tmp_path / "out"
+    out.mkdir()
+    suffix = ".html" if command[0] == "analyze" else ".pdf"
+    os.mkfifo(tmp_path / f"fifo{suffix}")
+    for target in (tmp_path / f"fifo{suffix}", Path("/dev/null")):
+        check(run([*command, option, str(target)], tmp_path, timeout=60), 2,
+              f"{target} exists and is not a regular file; cardgen replaces only files it could have written "
+              f"(remove it or choose another {option})", out)
+    assert (tmp_path / f"fifo{suffix}").exists() and not (tmp_path / f"fifo{suffix}").is_file()
 
 
 @pytest.mark.parametrize("command", [["playtest", "common-carrier", "--games", "1000000", "--jobs", "2"],

@@ -5,6 +5,7 @@ import re
 
 import pypdfium2 as pdfium
 import pytest
+from conftest import ROOT
 
 from cardgen.build import build_decks
 from cardgen.prepare import BuildSettings
@@ -34,6 +35,38 @@ def test_every_font_a_pdf_names_is_embedded(built):
         assert raw.count(b"/FontFile2") == len(names), path.name
         assert raw.count(b"/Subtype /Type0") == len(names), path.name
         assert b"Helvetica" not in raw
+
+
+@pytest.fixture(scope="module")
+def examples(tmp_path_factory):
+    """The examples, SVG art and all, as sheets and as one PDF per card."""
+    out = tmp_path_factory.mktemp("examples")
+    build_decks([str(ROOT / "examples" / name / f"{name}.yaml") for name in ("argonauts", "poker")], out,
+                BuildSettings(formats=("pdf", "pdf-cards")))
+    return out
+
+
+def _object(raw: bytes, number: int) -> bytes:
+    match = re.search(rb"\n%d 0 obj\s*(.*?)endobj" % number, raw, re.S)
+    assert match, number
+    return match.group(1)
+
+
+def test_every_font_dictionary_of_a_deck_with_svg_art_has_its_font_file(examples):
+    """svglib's forms once started each drawing in Helvetica (``BT /F1 10 Tf ET``), a font a PDF
+    names and never embeds: every font dictionary must point to a descriptor with a font file."""
+    files = pdfs(examples)
+    assert {p.name for p in files} >= {"argonauts.pdf", "argonauts-cards.pdf"}
+    for path in files:
+        raw = path.read_bytes()
+        fonts = [m.start() for m in re.finditer(rb"/Type /Font\b", raw)]
+        assert fonts, path.name
+        for number in map(int, re.findall(rb"\n(\d+) 0 obj\s*<<[^>]*?/Type /Font\b", raw)):
+            font = _object(raw, number)
+            descriptor = re.search(rb"/FontDescriptor (\d+) 0 R", font)
+            assert descriptor, (path.name, font)  # the standard 14 fonts have none: never embedded
+            assert re.search(rb"/FontFile[23]? \d+ 0 R", _object(raw, int(descriptor.group(1)))), path.name
+        assert b"Helvetica" not in raw, path.name
 
 
 def test_the_header_version_matches_the_viewer_preferences(built):

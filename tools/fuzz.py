@@ -1,7 +1,14 @@
-"""Mutate the bundled decks and the starter deck, run cardgen on each, and count what went wrong.
+"""Mutate the bundled decks and the starter deck, real SVG art and real XLSX workbooks, run cardgen
+on each, and count what went wrong.
 
     .venv/bin/python tools/fuzz.py --decks 10000 --seed 1      # make fuzz: the long profile
     .venv/bin/python tools/fuzz.py --decks 50                  # a short look
+    .venv/bin/python tools/fuzz.py --kind svg --kind xlsx --decks 4000 --jobs 2   # art and workbooks
+
+--kind yaml (the default) mutates deck files; svg mutates the bundled and example SVG art (numbers,
+repeated elements, raster images, references to other files, entities, text, truncation) drawn as a
+card's image; xlsx mutates a real workbook written by openpyxl from the examples' CSV (its XML parts:
+cells, formulas without values, DOCTYPEs, inflated parts; and its zip bytes).
 
 Each mutated deck runs `cardgen build` in its own process under a time limit and an address-space
 limit. A run is fine when it exits 0, 1 or 2 with no traceback and, on exit 2, writes nothing.
@@ -12,14 +19,18 @@ slowest and largest runs, and exits 1 if anything was wrong. `mutate` is also us
 from __future__ import annotations
 
 import argparse
+import io
 import os
 import random
+import re
 import shutil
 import subprocess
 import sys
 import tempfile
 import time
+import zipfile
 from collections import Counter
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -58,6 +69,125 @@ def mutate(text: str, rng: random.Random, steps: int | None = None) -> str:
     return "\n".join(lines) + "\n"
 
 
+#: numbers an SVG might hold in a hostile or broken file
+SVG_NUMBERS = ["1e300", "1e308", "-1e308", "nan", "inf", "-inf", "1e9", "1000000001", "0", "-0", "1e-320",
+               "99999999999999999999999999", "-1", "", ".", "1e", "0x10", "1,5"]
+SVG_SNIPPETS = ['<image width="10" height="10" href="data:image/png;base64,iVBORw0KGgo="/>',
+                '<image width="10" height="10" xlink:href="../../../etc/passwd"/>',
+                '<use href="other.svg#a"/>', '<use href="#missing"/>', '<text x="1" y="9">Hi</text>',
+                '<text font-family="DejaVu Sans">Ωμέγα</text>',
+                '<g transform="scale(1e300)"><rect width="9" height="9"/></g>',
+                '<rect width="1e308" height="1e308" stroke-width="nan"/>', '<path d="M0 0 L1e300 1e300 Z"/>',
+                '<style>@import url(http://example.com/x.css); rect {fill: url(#g)}</style>',
+                '<linearGradient id="g" href="#g"/>', '<path d="' + "L1 1 " * 2000 + '"/>',
+                '<!ENTITY a "aaaa">', '&a;', '<![CDATA[x]]>', '<svg width="0" height="0"/>']
+DOCTYPE = '<!DOCTYPE svg [<!ENTITY a "aaaaaaaaaa"><!ENTITY b "&a;&a;&a;&a;&a;&a;&a;&a;&a;&a;">]>\n'
+
+
+def mutate_svg(text: str, rng: random.Random) -> str:
+    """``text`` (an SVG) with a few random edits: numbers replaced, elements repeated or nested deeply,
+    hostile snippets inserted, a DOCTYPE added, the file cut short."""
+    for _ in range(rng.randint(1, 3)):
+        op = rng.randrange(7)
+        if op == 0:
+            numbers = list(re.finditer(r"-?\d+(?:\.\d+)?", text))
+            if numbers:
+                m = rng.choice(numbers)
+                text = text[:m.start()] + rng.choice(SVG_NUMBERS) + text[m.end():]
+        elif op == 1:
+            elements = list(re.finditer(r"<(path|rect|circle|g|line|polygon|ellipse)\b[^>]*/>", text))
+            if elements:
+                m = rng.choice(elements)
+                text = text[:m.end()] + m.group() * rng.choice([2, 100, 2499, 2501, 20000]) + text[m.end():]
+        elif op == 2:
+            at = text.rfind("</svg>")
+            at = at if at >= 0 else len(text)
+            text = text[:at] + rng.choice(SVG_SNIPPETS) + text[at:]
+        elif op == 3:
+            text = DOCTYPE + text.replace("<svg", "<svg xmlns:xlink=\"http://www.w3.org/1999/xlink\"", 1) + "&b;"
+        elif op == 4:
+            depth = rng.choice([50, 300, 3000])
+            at = text.rfind("</svg>")
+            at = at if at >= 0 else len(text)
+            text = text[:at] + "<g>" * depth + "<rect width='5' height='5'/>" + "</g>" * depth + text[at:]
+        elif op == 5:
+            text = text[: rng.randrange(len(text) + 1)]
+        else:
+            k = rng.randrange(len(text) + 1)
+            text = text[:k] + rng.choice(HOSTILE + SVG_SNIPPETS) + text[k:]
+    return text
+
+
+def svg_sources() -> list[str]:
+    """The SVG art cardgen ships and its examples use."""
+    found = sorted({*ROOT.glob("art/**/*.svg"), *ROOT.glob("cardgen/art/**/*.svg"), *ROOT.glob("examples/*/art/*.svg")})
+    return [p.read_text(encoding="utf-8") for p in found]
+
+
+def xlsx_source() -> bytes:
+    """A real workbook, as openpyxl writes one, of the examples' cards (their CSV)."""
+    import csv
+
+    from openpyxl import Workbook
+
+    book = Workbook()
+    sheet = book.active
+    sheet.title = "Cards"
+    with (ROOT / "examples" / "argonauts" / "cards.csv").open(encoding="utf-8", newline="") as f:
+        rows = list(csv.reader(f))
+    for row in rows:
+        sheet.append(row)
+    out = io.BytesIO()
+    book.save(out)
+    return out.getvalue()
+
+
+XLSX_SNIPPETS = ['<c r="B2"><f>1+1</f></c>', '<c r="B2" t="s"><v>99999</v></c>', '<c r="B2" t="n"><v>1e308</v></c>',
+                 '<c r="B2" t="inlineStr"><is><t>&#x0;</t></is></c>', '<c r="XFD1048576"><v>1</v></c>',
+                 '<c r="A1048576" t="inlineStr"><is><t>x</t></is></c>', '<row r="-1"/>',
+                 '<c r="B2" t="e"><v>#REF!</v></c>',
+                 '<c r="B2" t="d"><v>not a date</v></c>', '<c r="B2" t="b"><v>2</v></c>']
+
+
+def mutate_xlsx(data: bytes, rng: random.Random) -> bytes:
+    """``data`` (an XLSX workbook) with one of its XML parts mutated, or its zip bytes damaged."""
+    op = rng.randrange(6)
+    if op == 0:  # damage the zip itself
+        raw = bytearray(data)
+        for _ in range(rng.randint(1, 20)):
+            raw[rng.randrange(len(raw))] = rng.randrange(256)
+        return bytes(raw[: len(raw) if rng.random() < 0.7 else rng.randrange(len(raw))])
+    with zipfile.ZipFile(io.BytesIO(data)) as src:
+        parts = {info.filename: src.read(info) for info in src.infolist()}
+    xml = [name for name in parts if name.endswith((".xml", ".rels"))]
+    name = rng.choice([n for n in xml if "worksheets" in n] if op in (1, 2) else xml)
+    text = parts[name].decode("utf-8", "replace")
+    if op == 1:  # cells: formulas without values, bad types, far-away references
+        at = text.find("</row>")
+        at = at if at >= 0 else len(text)
+        text = text[:at] + rng.choice(XLSX_SNIPPETS) + text[at:]
+    elif op == 2:  # a part that inflates far beyond its compressed size
+        at = text.rfind("</sheetData>")
+        at = at if at >= 0 else len(text)
+        text = text[:at] + " " * rng.choice([10_000_000, 60_000_000]) + text[at:]
+    elif op == 3:  # a DOCTYPE with entities
+        head = text.find("?>") + 2
+        text = text[:head] + DOCTYPE.replace("svg", "x") + text[head:].replace("<t>", "<t>&b;", 1)
+    elif op == 4:
+        text = mutate(text, rng, steps=rng.randint(1, 3))
+    else:
+        text = text[: rng.randrange(len(text) + 1)]
+    parts[name] = text.encode("utf-8", "surrogatepass")
+    out = io.BytesIO()
+    with zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as dst:
+        for part, content in parts.items():
+            dst.writestr(part, content)
+    return out.getvalue()
+
+
+ART_DECK = "deck: fuzzed\nname: Fuzzed\ncards:\n  - {id: a, title: A, image: fuzzed.svg}\n"
+
+
 def sources(starter: Path) -> list[tuple[str, Path]]:
     """The decks to mutate, each with the folder whose files (CSV, art) it needs beside it; the
     starter deck is written into ``starter`` (the caller's to remove)."""
@@ -71,9 +201,15 @@ def sources(starter: Path) -> list[tuple[str, Path]]:
     return [(text, folder) for text, folder in found]
 
 
-def run_one(text: str, folder: Path, work: Path, timeout: float, memory_mb: int) -> dict:
+def run_one(text: str, folder: Path | None, work: Path, timeout: float, memory_mb: int,
+            files: dict[str, bytes] | None = None) -> dict:
+    """``cardgen build`` of the deck ``text`` in ``work`` (``folder``'s files beside it, and ``files``)."""
     shutil.rmtree(work, ignore_errors=True)
-    shutil.copytree(folder, work, ignore=shutil.ignore_patterns("*.yaml", "__pycache__"))
+    if folder is not None:
+        shutil.copytree(folder, work, ignore=shutil.ignore_patterns("*.yaml", "__pycache__"))
+    work.mkdir(parents=True, exist_ok=True)
+    for name, content in (files or {}).items():
+        (work / name).write_bytes(content)
     deck = work / "fuzzed.yaml"
     deck.write_text(text, encoding="utf-8", errors="surrogatepass")
     out = work / "out"
@@ -84,53 +220,103 @@ def run_one(text: str, folder: Path, work: Path, timeout: float, memory_mb: int)
         resource.setrlimit(resource.RLIMIT_AS, (memory_mb << 20, memory_mb << 20))
 
     started = time.perf_counter()
+    process = subprocess.Popen([sys.executable, "-m", "cardgen", "build", str(deck), "--out", str(out)],
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, preexec_fn=limits,
+                               cwd=work, env={**os.environ, "PYTHONPATH": str(ROOT)})
     try:
-        done = subprocess.run([sys.executable, "-m", "cardgen", "build", str(deck), "--out", str(out)],
-                              capture_output=True, text=True, timeout=timeout, preexec_fn=limits, cwd=work,
-                              env={**os.environ, "PYTHONPATH": str(ROOT)})
+        stdout, stderr = process.communicate(timeout=timeout)
     except subprocess.TimeoutExpired:
-        return {"outcome": "hang", "seconds": timeout}
+        process.kill()
+        process.communicate()
+        return {"outcome": "hang", "seconds": timeout, "rss_mb": 0.0}
     seconds = time.perf_counter() - started
-    output = done.stdout + done.stderr
+    rss_mb = _peak_rss_mb()
+    output = stdout + stderr
+    returncode = process.returncode
     if "MemoryError" in output:
         outcome = "memory"
     elif "Traceback" in output:
         outcome = "traceback"
-    elif done.returncode not in (0, 1, 2):
-        outcome = f"exit {done.returncode}"
-    elif done.returncode == 2 and out.exists() and any(out.iterdir()):
+    elif returncode not in (0, 1, 2):
+        outcome = f"exit {returncode}"
+    elif returncode == 2 and out.exists() and any(out.iterdir()):
         outcome = "wrote on error"
     else:
-        outcome = f"ok {done.returncode}"
-    return {"outcome": outcome, "seconds": seconds, "output": output[-2000:]}
+        outcome = f"ok {returncode}"
+    return {"outcome": outcome, "seconds": seconds, "rss_mb": rss_mb, "output": output[-2000:]}
+
+
+
+def _peak_rss_mb() -> float:
+    """The largest resident size any run has reached so far, in MB (the kernel's high-water mark of
+    this process's finished children)."""
+    import resource
+    return resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
+
+
+def cases(kinds: list[str], starter: Path, rng: random.Random, count: int) -> list[tuple[str, str, Path | None,
+                                                                                     dict[str, bytes]]]:
+    """``count`` mutated inputs, the kinds taken in turn: (kind, deck text, folder to copy, files)."""
+    decks = sources(starter) if "yaml" in kinds else []
+    art = svg_sources() if "svg" in kinds else []
+    book = xlsx_source() if "xlsx" in kinds else b""
+    argonauts = (ROOT / "examples" / "argonauts" / "argonauts.yaml").read_text(encoding="utf-8")
+    xlsx_deck = argonauts.replace("\ncsv: cards.csv\n", "\nxlsx: fuzzed.xlsx\n")
+    made = []
+    for n in range(count):
+        kind = kinds[n % len(kinds)]
+        if kind == "yaml":
+            text, folder = decks[(n // len(kinds)) % len(decks)]
+            made.append((kind, mutate(text, rng), folder, {}))
+        elif kind == "svg":
+            source = art[(n // len(kinds)) % len(art)]
+            made.append((kind, ART_DECK, None, {"fuzzed.svg": mutate_svg(source, rng).encode("utf-8", "replace")}))
+        else:  # the Argonauts example, its cards read from the workbook instead of its CSV
+            made.append((kind, xlsx_deck, ROOT / "examples" / "argonauts", {"fuzzed.xlsx": mutate_xlsx(book, rng)}))
+    return made
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--decks", type=int, default=200, help="mutated decks to run (default 200)")
+    parser.add_argument("--decks", type=int, default=200, help="mutated inputs to run (default 200)")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--kind", action="append", choices=("yaml", "svg", "xlsx"),
+                        help="what to mutate (repeatable; default yaml): deck files, SVG art, XLSX workbooks")
+    parser.add_argument("--jobs", type=int, default=1, help="runs at a time (default 1)")
     parser.add_argument("--timeout", type=float, default=10.0, help="seconds a run may take (default 10)")
     parser.add_argument("--memory-mb", type=int, default=500, help="address space a run may use (default 500)")
     args = parser.parse_args(argv)
+    kinds = args.kind or ["yaml"]
     rng = random.Random(args.seed)
     counts: Counter[str] = Counter()
     slowest: list[tuple[float, int]] = []
     bad: list[tuple[int, str, str]] = []
+    peak = 0.0
     with tempfile.TemporaryDirectory(prefix="cardgen-fuzz-") as tmp:
-        decks = sources(Path(tmp) / "starter")
-        for n in range(args.decks):
-            text, folder = decks[n % len(decks)]
-            result = run_one(mutate(text, rng), folder, Path(tmp) / "run", args.timeout, args.memory_mb)
-            counts[result["outcome"]] += 1
-            slowest = sorted(slowest + [(result["seconds"], n)], reverse=True)[:3]
-            if not result["outcome"].startswith("ok"):
-                bad.append((n, result["outcome"], result.get("output", "")))
-            if (n + 1) % 100 == 0:
-                print(f"  {n + 1} decks: {dict(counts)}", flush=True)
-    print(f"{args.decks} mutated decks, seed {args.seed}: " + ", ".join(f"{k} {v}" for k, v in sorted(counts.items())))
+        made = cases(kinds, Path(tmp) / "starter", rng, args.decks)
+
+        def one(n: int) -> tuple[int, str, dict]:
+            kind, text, folder, files = made[n]
+            return n, kind, run_one(text, folder, Path(tmp) / f"run{n % max(args.jobs, 1)}-{n}", args.timeout,
+                                    args.memory_mb, files)
+
+        with ThreadPoolExecutor(max_workers=max(args.jobs, 1)) as pool:
+            for done, (n, kind, result) in enumerate(pool.map(one, range(args.decks)), start=1):
+                shutil.rmtree(Path(tmp) / f"run{n % max(args.jobs, 1)}-{n}", ignore_errors=True)
+                counts[f"{kind} {result['outcome']}"] += 1
+                peak = max(peak, result["rss_mb"])
+                slowest = sorted(slowest + [(result["seconds"], n)], reverse=True)[:3]
+                if not result["outcome"].startswith("ok"):
+                    bad.append((n, f"{kind} {result['outcome']}", result.get("output", "")))
+                    print(f"  input #{n}: {kind} {result['outcome']} after {result['seconds']:.1f} s", flush=True)
+                if done % 100 == 0:
+                    print(f"  {done} inputs: {dict(counts)}; largest run so far {peak:.0f} MB", flush=True)
+    print(f"{args.decks} mutated inputs ({', '.join(kinds)}), seed {args.seed}: "
+          + ", ".join(f"{k} {v}" for k, v in sorted(counts.items())))
     print("slowest runs: " + ", ".join(f"#{n} {s:.1f} s" for s, n in slowest))
+    print(f"largest run: {peak:.0f} MB resident (the address space of each is capped at {args.memory_mb} MB)")
     for n, outcome, output in bad[:5]:
-        print(f"--- deck #{n}: {outcome}\n{output}")
+        print(f"--- input #{n}: {outcome}\n{output}")
     return 1 if bad else 0
 
 

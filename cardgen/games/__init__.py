@@ -21,12 +21,13 @@ from __future__ import annotations
 
 import importlib
 from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import cache, lru_cache
 from importlib.metadata import entry_points
 from typing import TYPE_CHECKING, Any
 
 from ..errors import CardgenError
+from .guests import guest_call, guest_error, is_guest
 
 if TYPE_CHECKING:
     from ..findings import Finding
@@ -141,12 +142,21 @@ def game_info(name: str) -> GameInfo | None:
         raise CardgenError(f"unknown game '{name}'{did_you_mean(name, known)}; games: {', '.join(known)}, or "
                            f"{NO_GAME} (a plug-in game registers with the '{ENTRY_POINT_GROUP}' entry point group)")
     module, _, attribute = target.partition(":")
+    guest = is_guest(module)
     try:
         info = getattr(importlib.import_module(module), attribute or "GAME")
     except (ImportError, AttributeError) as exc:
         raise CardgenError(f"game '{name}' is registered as {target} but cannot be loaded: {exc}") from None
+    except (Exception, SystemExit) as exc:
+        if not guest:
+            raise
+        raise guest_error(name, target, "import", exc) from None
     if not isinstance(info, GameInfo) or info.id != name:
         raise CardgenError(f"game '{name}' is registered as {target}, which is not a GameInfo with id '{name}'")
+    if guest:  # a plug-in's calls raise one message naming it (games/guests.py)
+        info = replace(info, from_deck=guest_call(name, target, "from_deck", info.from_deck),
+                       check_deck=guest_call(name, target, "check_deck", info.check_deck),
+                       customise=info.customise and guest_call(name, target, "customise", info.customise))
     return info
 
 

@@ -162,10 +162,8 @@ def draw_art(canvas, path: Path, x: float, y: float, width: float, height: float
 
 def _draw_natural(canvas, path: Path, w: float, h: float) -> None:
     if path.suffix.lower() == ".svg":
-        from reportlab.graphics import renderPDF
+        from .svg import draw_svg
 
-        from .svg import svg_drawing
-
-        renderPDF.draw(svg_drawing(path), canvas, 0, 0)
+        draw_svg(canvas, path)
     else:
         canvas.drawImage(_source(path), 0, 0, w, h, mask="auto")
