@@ -35,10 +35,11 @@ check: $(STAMP)
 wheel-check: $(STAMP)
 	bash tools/wheel_check.sh
 
-# the long hostile-input profile: 10,000 mutated decks, each in its own process under time and memory
+# the long hostile-input profile: 10,000 mutated decks and 10,000 mutated SVG and XLSX files, each in its own process under time and memory
 # limits, then 100 builds killed at random moments
 fuzz: $(STAMP)
 	$(BIN)/python tools/fuzz.py --decks 10000 --seed 1
+	$(BIN)/python tools/fuzz.py --kind svg --kind xlsx --decks 10000 --seed 1 --jobs 2
 	$(BIN)/python tools/killtest.py --runs 100 --seed 1
 
 bench: $(STAMP)

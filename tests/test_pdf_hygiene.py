@@ -63,6 +63,9 @@ def test_every_font_dictionary_of_a_deck_with_svg_art_has_its_font_file(examples
         assert fonts, path.name
         for number in map(int, re.findall(rb"\n(\d+) 0 obj\s*<<[^>]*?/Type /Font\b", raw)):
             font = _object(raw, number)
+            descendant = re.search(rb"/DescendantFonts \[ ?(\d+) 0 R", font)
+            if descendant:  # a Type0 font: its CID font has the descriptor
+                font = _object(raw, int(descendant.group(1)))
             descriptor = re.search(rb"/FontDescriptor (\d+) 0 R", font)
             assert descriptor, (path.name, font)  # the standard 14 fonts have none: never embedded
             assert re.search(rb"/FontFile[23]? \d+ 0 R", _object(raw, int(descriptor.group(1)))), path.name
