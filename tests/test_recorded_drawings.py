@@ -40,9 +40,12 @@ CASES = {
 
 
 def plain(value):
-    """Ops as JSON: numbers to 0.01, paths by file name, shaped glyphs by their ids."""
+    """Ops as JSON: numbers to 0.01, paths by file name, a text op's shaped runs by their glyph ids
+    in drawing order (however they are cut into runs)."""
     if isinstance(value, Glyphs):
         return list(value.ids)
+    if isinstance(value, tuple) and value and all(isinstance(v, Glyphs) for v in value):
+        return [i for glyphs in value for i in glyphs.ids]
     if isinstance(value, float):
         return round(value, 2) + 0.0
     if isinstance(value, (list, tuple)):

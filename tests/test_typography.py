@@ -172,3 +172,25 @@ def test_the_plain_ascii_fast_path_cuts_words_as_uax14_and_the_number_rule_do(se
         text = (" " if rng.random() < 0.3 else "") + text + (" " if rng.random() < 0.3 else "")
         assert rich._SIMPLE_ASCII.fullmatch(text)
         assert rich._ASCII_UNITS.findall(text) == rich._keep_numbers(break_units(text)), text
+
+
+@pytest.mark.parametrize("seed", range(10))
+def test_words_across_runs_built_from_their_parts_equal_words_cut_from_shaped_segments(seed, monkeypatch):
+    """A word crossing runs ("<b>two</b>, ", ":coin: 3") is built from its parts, each shaped alone
+    and cached; it must equal the word cut from its segments as shaped in the paragraph."""
+    import random
+
+    from cardgen.render.icons import ICONS
+
+    vocabulary = ["draw", "a", "card,", "<b>two</b>", "<i>then</i>", ":coin:", "7 :coin:", "<b>bold,</b>",
+                  "x<i>y</i>z", "<b>a</b> <i>b</i>", "<color red>red</color>.", "3<b>x</b>", "  ", "(<i>max</i>)"]
+    rng = random.Random(seed)
+    chain = FontChain()
+    for _ in range(200):
+        text = " ".join(rng.choice(vocabulary) for _ in range(rng.randrange(1, 25)))
+        runs = rich.parse(text, frozenset(ICONS), lambda value: (1.0, 0.0, 0.0))
+        built = rich.prepare(runs, chain)
+        monkeypatch.setattr(rich, "_COMPOUND", False)
+        cut = rich.prepare(runs, chain)
+        monkeypatch.setattr(rich, "_COMPOUND", True)
+        assert built == cut, text

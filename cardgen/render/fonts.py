@@ -19,6 +19,7 @@ import difflib
 import hashlib
 import re
 import shutil
+import struct
 import subprocess
 from dataclasses import dataclass, field
 from functools import cached_property, lru_cache
@@ -119,8 +120,10 @@ def _register(path: str, index: int) -> str:
     bundled_font = Path(path).parent == bundled("fonts").resolve()
     name = Path(path).stem if bundled_font else f"{Path(path).stem}-{digest}"
     data = Path(path).read_bytes()
-    _check_font(data, index)
+    _check_font(path, data, index)
     hb_face = hb.Face(hb.Blob(data), index)
+    if not hb_face.unicodes:
+        raise FontFileError("a font with no Unicode character map")
     tags = set(hb_face.table_tags)
     scripts = frozenset(hb_face.get_table_script_tags("GSUB")) | frozenset(hb_face.get_table_script_tags("GPOS"))
     _FACES[name] = Face(name, Path(path), index, hb_face, hb_face.upem,
@@ -128,37 +131,33 @@ def _register(path: str, index: int) -> str:
     return name
 
 
-def _check_font(data: bytes, index: int) -> None:
-    """Parse what shaping and embedding read, so a broken file is one message here, not a traceback later."""
-    from fontTools.ttLib import TTCollection, TTFont
+def _check_font(path: str, data: bytes, index: int) -> None:
+    """Read what shaping and embedding read, so a broken file is one message here, not a traceback later.
+
+    The face's tables are read as the PDF writer reads them (pdffont.py: each table's extent,
+    head, hhea, maxp, hmtx, loca against glyf), from their bytes; CFF outlines are parsed whole.
+    """
+    from .pdffont import FontProgramError, embedded_font
 
     if data[:4] not in (b"\x00\x01\x00\x00", b"OTTO", b"true", b"ttcf"):
         raise FontFileError("not a font: use a TrueType or OpenType file (.ttf, .otf, .ttc or .otc)")
     try:
         if data[:4] == b"ttcf":
-            import io
-
-            count = len(TTCollection(io.BytesIO(data), lazy=True).fonts)
+            count = struct.unpack_from(">I", data, 8)[0] if len(data) >= 12 else 0
             if index >= count:
                 raise FontFileError(f"a collection of {count} faces, so index {index} is none of them "
                                     f"(faces are numbered 0 to {count - 1})")
         elif index:
             raise FontFileError(f"a single font, not a collection, so it has no face {index}")
-        import io
-
-        font = TTFont(io.BytesIO(data), fontNumber=index if data[:4] == b"ttcf" else -1, lazy=True)
-        for tag in ("head", "hhea", "maxp", "hmtx"):
-            font[tag]
-        if font.getBestCmap() is None:
-            raise FontFileError("a font with no Unicode character map")
-        outlines = [tag for tag in ("glyf", "CFF ", "CFF2", "CBDT", "sbix") if tag in font]
-        if not outlines:
+        font = embedded_font(path, index)
+        if font.outlines == "none" and not {"CBDT", "sbix"} & set(font.tables):
             raise FontFileError("a font with no glyph outlines")
-        if outlines[0] == "glyf":
-            font["loca"]
-        font[outlines[0]]
+        if font.outlines == "cff":
+            font.parse_cff()
     except FontFileError:
         raise
+    except FontProgramError as exc:
+        raise FontFileError(f"not a usable font ({exc})") from None
     except Exception as exc:
         raise FontFileError(f"not a usable font (a damaged or cut-off file: {exc.__class__.__name__})") from None
 
@@ -329,11 +328,19 @@ class FontChain:
         """The fallback when ``font`` was chosen for ``style`` by a family that has no such face."""
         if style == "regular":
             return None
-        for family, name in zip(self._resolved, self.fonts(style)):
-            if name == font:
-                used = family.style_for(style)
-                return Fallback(family.name, style, used, "") if used != style else None
-        return None
+        key = (font, style)
+        if key not in self._lacking:
+            self._lacking[key] = None
+            for family, name in zip(self._resolved, self.fonts(style)):
+                if name == font:
+                    used = family.style_for(style)
+                    self._lacking[key] = Fallback(family.name, style, used, "") if used != style else None
+                    break
+        return self._lacking[key]
+
+    @cached_property
+    def _lacking(self) -> dict[tuple[str, str], Fallback | None]:
+        return {}
 
     @cached_property
     def _fonts(self) -> dict[str, tuple[str, ...]]:
@@ -347,7 +354,8 @@ class FontChain:
         """``text`` cut into runs of one font each; a run no font covers has font None."""
         fonts = self.fonts(style)
         first = fonts[0]
-        if coverage(first).issuperset(text) and not _EMOJI_DEFAULT.search(text) and not _WANTS_COLOUR.search(text):
+        if coverage(first).issuperset(text) and (text.isascii() or (not _EMOJI_DEFAULT.search(text)
+                                                 and not _WANTS_COLOUR.search(text))):
             return [(first, text)]
         runs: list[tuple[str | None, str]] = []
         for cluster in _clusters(text):

@@ -188,6 +188,20 @@ class EmbeddedFont:
     def glyph_count(self) -> int:
         return self._count
 
+    @property
+    def outlines(self) -> str:
+        """'glyf' (TrueType), 'cff' (CFF or CFF2) or 'none' (a bitmap or colour font)."""
+        return self._kind
+
+    @property
+    def tables(self) -> tuple[str, ...]:
+        """The face's table tags."""
+        return tuple(self._font.reader.keys())
+
+    def parse_cff(self) -> None:
+        """Parse the CFF outlines whole (raising what fontTools raises on broken data)."""
+        self._font["CFF2" if "CFF2" in self._font.reader else "CFF "]
+
     def advance(self, gid: int) -> int:
         """The glyph's advance width in font units (hmtx)."""
         return self._advances[gid] if gid < len(self._advances) else self._advances[-1]
@@ -213,54 +227,52 @@ class EmbeddedFont:
         """TJ/Ts operators showing positioned glyphs ``(gid, x_advance, x_offset, y_offset)`` (font
         units, y up) from the current text position; afterwards the position is the start plus the
         sum of the advances."""
+        if not glyphs:
+            return self.run_operators((), (), (), (), size)
+        ids, advances, x_offsets, y_offsets = zip(*glyphs)
+        return self.run_operators(ids, advances, x_offsets, y_offsets, size)
+
+    def run_operators(self, ids: Sequence[int], advances: Sequence[float], x_offsets: Sequence[float],
+                      y_offsets: Sequence[float], size: float) -> str:
+        """``glyph_operators`` of the glyphs given as four sequences (a shaped run's own)."""
+        if not any(x_offsets) and not any(y_offsets):
+            plain = self.plain_operators(ids, advances)
+            if plain is not None:
+                return plain
         scale = 1000.0 / self._upem
         widths = self._widths
-        if not any(g[2] or g[3] for g in glyphs):
-            # no glyph moved off its pen position (most text): where each glyph's /W width puts the
-            # next within the slack, one string of codes does
-            here = pen = 0.0
-            for gid, x_advance, _, _ in glyphs:
-                width = widths.get(gid)
-                here += width if width is not None else self._width(gid)
-                pen += x_advance * scale
-                if abs(here - pen) >= _SLACK:
-                    break
-            else:
-                shift = round(here - pen, 3)
-                hexes = "".join([f"{g[0]:04X}" for g in glyphs])
-                return f"[<{hexes}> {_num(shift)}] TJ" if shift else f"[<{hexes}>] TJ"
+        hexes = _hex(ids)  # glyph i's code is hexes[4 * i:4 * i + 4]
         out: list[str] = []
         parts: list[str] = []  # the TJ array being built
-        codes: list[str] = []  # glyph codes not yet closed into a <hex> string
+        first = 0  # the first glyph whose code is not yet in a <hex> string
         here = 0.0  # where the next glyph would be drawn, 1000/em units from the start
         pen = 0.0  # the sum of advances so far, font units
         rise = 0.0
-        for gid, x_advance, x_offset, y_offset in glyphs:
+        for i, (gid, x_advance, x_offset, y_offset) in enumerate(zip(ids, advances, x_offsets, y_offsets)):
             if y_offset != rise:
-                if codes:
-                    parts.append("<" + "".join(codes) + ">")
-                    codes = []
+                if i > first:
+                    parts.append(f"<{hexes[4 * first:4 * i]}>")
+                    first = i
                 if parts:
                     out.append("[" + "".join(parts) + "] TJ")
                     parts = []
                 out.append(f"{_num(y_offset * size / self._upem)} Ts")
                 rise = y_offset
-            shift = round(here - (pen + x_offset) * scale, 3)
-            if abs(shift) >= _SLACK:
-                if codes:
-                    parts.append("<" + "".join(codes) + ">")
-                    codes = []
-                parts.append(_num(shift) + " ")
-                here -= shift
-            codes.append(f"{gid:04X}")
+            drift = here - (pen + x_offset) * scale
+            if drift >= _NEAR_SLACK or drift <= -_NEAR_SLACK:
+                shift = round(drift, 3)
+                if abs(shift) >= _SLACK:
+                    if i > first:
+                        parts.append(f"<{hexes[4 * first:4 * i]}>")
+                        first = i
+                    parts.append(_num(shift) + " ")
+                    here -= shift
             width = widths.get(gid)
-            if width is None:
-                width = self._width(gid)
-            here += width
+            here += width if width is not None else self._width(gid)
             pen += x_advance
         shift = round(here - pen * scale, 3)
-        if codes:
-            parts.append("<" + "".join(codes) + ">")
+        if len(ids) > first:
+            parts.append(f"<{hexes[4 * first:]}>")
         if shift:
             parts.append(" " + _num(shift))
         if parts:
@@ -268,6 +280,23 @@ class EmbeddedFont:
         if rise:
             out.append("0 Ts")
         return " ".join(out)
+
+    def plain_operators(self, ids: Sequence[int], advances: Sequence[float]) -> str | None:
+        """``glyph_operators`` for glyphs none of which moves off its pen position (most text), or
+        None where they need more than one string of codes: where each glyph's /W width puts the
+        next within the slack, one string does, and one number at its end makes up the difference."""
+        scale = 1000.0 / self._upem
+        widths = self._widths
+        here = pen = 0.0
+        for gid, x_advance in zip(ids, advances):
+            width = widths.get(gid)
+            here += width if width is not None else self._width(gid)
+            pen += x_advance * scale
+            if abs(here - pen) >= _SLACK:
+                return None
+        shift = round(here - pen, 3)
+        hexes = _hex(ids)
+        return f"[<{hexes}> {_num(shift)}] TJ" if shift else f"[<{hexes}>] TJ"
 
     def color_glyph(self, gid: int) -> ColorGlyph | None:
         return color_glyph(self.data, self.index, gid)
@@ -388,16 +417,19 @@ class EmbeddedFont:
         em = 1000.0 / self._upem
         self._bbox = [round(v * em) for v in (x0, y0, x1, y1)]
         self._ascent, self._descent = round(ascender * em), round(descender * em)
+        # read from the tables' bytes: fontTools would decode every glyph name of a post table
+        # (a twentieth of a second for DejaVu Sans) to give two numbers
         weight, cap, italic_angle, fixed = 400, 0, 0.0, False
         reader = font.reader
         if "OS/2" in reader:
-            os2 = font["OS/2"]
-            weight = os2.usWeightClass
-            cap = getattr(os2, "sCapHeight", 0) if os2.version >= 2 else 0
+            os2 = self._table("OS/2", 8)
+            weight = struct.unpack_from(">H", os2, 4)[0]
+            if struct.unpack_from(">H", os2, 0)[0] >= 2 and len(os2) >= 90:
+                cap = struct.unpack_from(">h", os2, 88)[0]
         if "post" in reader:
-            post = font["post"]
-            italic_angle, fixed = float(post.italicAngle), bool(post.isFixedPitch)
             self._post = self._table("post", 32)[:32]
+            italic_angle = struct.unpack_from(">i", self._post, 4)[0] / 65536.0
+            fixed = struct.unpack_from(">I", self._post, 12)[0] != 0
         else:
             self._post = struct.pack(">Ihh", 0x00030000, 0, 0) + bytes(24)
         self._post = struct.pack(">I", 0x00030000) + self._post[4:]
@@ -618,6 +650,16 @@ def _sfnt(tables: dict[str, bytes]) -> bytes:
 #: a glyph may sit this far (TJ units, 1/1000 em) from its exact place before a TJ number moves it:
 #: 0.006 pt at 12 pt, and most glyphs of unkerned text need no number (the run's end is exact)
 _SLACK = 0.5
+#: a drift this large may round (to 1/1000) to the slack
+_NEAR_SLACK = _SLACK - 0.0005
+
+
+def _hex(ids: Sequence[int]) -> str:
+    """Glyph ids as 2-byte big-endian codes in capital hex, as a <string> of Identity-H shows them."""
+    codes = array("H", ids)
+    if _LITTLE_ENDIAN:
+        codes.byteswap()
+    return codes.tobytes().hex().upper()
 
 
 class _Raw(pdfdoc.PDFObject):
@@ -652,11 +694,27 @@ def _ps_name(font, key: str) -> str:
     name = ""
     if "name" in font.reader:
         try:
-            name = font["name"].getDebugName(6) or ""
+            name = _name_record(font.reader["name"], 6)
         except _BAD_DATA:
             name = ""
     safe = "".join(c for c in name if c.isascii() and (c.isalnum() or c in "-_."))
     return (safe or "".join(c if c.isascii() and c.isalnum() else "-" for c in key))[:63]
+
+
+def _name_record(table: bytes, name_id: int) -> str:
+    """Name ``name_id`` of a name table's bytes: Windows Unicode (UTF-16) first, else Macintosh Roman."""
+    count, strings = struct.unpack_from(">2xHH", table, 0)
+    found: dict[tuple[int, int], str] = {}
+    for i in range(count):
+        platform, encoding, _language, nid, length, offset = struct.unpack_from(">6H", table, 6 + 12 * i)
+        if nid != name_id:
+            continue
+        raw = table[strings + offset:strings + offset + length]
+        if platform == 3 and encoding in (0, 1, 10):
+            found.setdefault((0, 0), raw.decode("utf-16-be", "replace"))
+        elif platform == 1 and encoding == 0:
+            found.setdefault((1, 0), raw.decode("mac-roman", "replace"))
+    return found.get((0, 0)) or found.get((1, 0), "")
 
 
 def _to_unicode(used: dict[int, str]) -> bytes:

@@ -15,6 +15,7 @@ import re
 from collections.abc import Callable, Container
 from dataclasses import dataclass
 from functools import lru_cache
+from itertools import repeat
 from typing import Any, NamedTuple, TypeVar
 
 from ..model import RGB
@@ -133,8 +134,6 @@ class Word(NamedTuple):
     space_w1: float
     space: Piece | None = None
     parts: tuple[Word, ...] = ()
-    #: the word and its spaces as one piece, where they are one run (drawn so mid-line)
-    joined: Piece | None = None
 
 
 class Paragraph(NamedTuple):
@@ -142,10 +141,12 @@ class Paragraph(NamedTuple):
     rtl: bool = False
     #: some word has parts to break between (Thai)
     parts: bool = False
+    #: some character runs right to left (its lines are put in visual order when drawn)
+    bidi: bool = False
 
 
-def _paragraph_of(words: tuple[Word, ...], rtl: bool = False) -> Paragraph:
-    return _new(Paragraph, (words, rtl, any(w.parts for w in words)))
+def _paragraph_of(words: tuple[Word, ...], rtl: bool = False, bidi: bool = True) -> Paragraph:
+    return _new(Paragraph, (words, rtl, any(w.parts for w in words), rtl or bidi))
 
 
 @dataclass(frozen=True)
@@ -178,6 +179,7 @@ _COMPLEX = {"Arab": ("arab",), "Syrc": ("syrc",), "Nkoo": ("nko ",), "Mong": ("m
             "Gujr": ("gjr2", "gujr"), "Orya": ("ory2", "orya"), "Taml": ("tml2", "taml"),
             "Telu": ("tel2", "telu"), "Knda": ("knd2", "knda"), "Mlym": ("mlm2", "mlym"),
             "Sinh": ("sinh",), "Mymr": ("mym2", "mymr"), "Khmr": ("khmr",), "Tibt": ("tibt",)}
+_NON_ASCII = re.compile("[^\x00-\x7f]")
 _PLACEHOLDER = "\ufffc"  # an icon, to the bidi algorithm: a neutral object
 
 
@@ -219,6 +221,7 @@ def _paragraph(runs: list[Run], chain: FontChain, direction: str, missing: dict,
         # one run of one font, all left to right (most cards' text): words straight from the cache
         run = runs[0]
         text = run.text
+        units: list[str] | None = None
         if text.isascii() and _SIMPLE_ASCII.fullmatch(text):
             # plain ASCII breaks only after spaces (UAX #14 agrees: a test holds it)
             units = _ASCII_UNITS.findall(text)
@@ -226,8 +229,6 @@ def _paragraph(runs: list[Run], chain: FontChain, direction: str, missing: dict,
             units = _keep_numbers(break_units(text))
             if not all(u[-1] == " " for u in units[:-1]):
                 units = None
-        else:
-            units = None
         if units:
             fonts = chain.split(text, _style(run))
             font = fonts[0][0]
@@ -238,20 +239,20 @@ def _paragraph(runs: list[Run], chain: FontChain, direction: str, missing: dict,
                     _fonts(text, run, chain, missing, notes)  # the note of a style the family lacks
                 features = chain.features(font)
                 color = run.color
-                return _paragraph_of(tuple([_word(unit, font, color, features, 0) for unit in units]))
+                cached = tuple([_word(unit, font, color, features, 0) for unit in units])
+                if text.isascii():  # no part to break between, nothing right to left
+                    return _new(Paragraph, (cached, False, False, False))
+                return _paragraph_of(cached, bidi=False)
     # the paragraph's characters, an icon standing as one character, and the run each belongs to
     text = "".join(r.text if not r.icon else _PLACEHOLDER for r in runs)
-    owner: list[int] = []
-    for i, r in enumerate(runs):
-        owner.extend([i] * (1 if r.icon else len(r.text)))
     rtl = base_rtl(text, direction)
     level = levels(text, rtl)
-    segments = _segments(text, owner, level, runs, chain, missing, notes)
+    segments = _segments(text, level, runs, chain, missing, notes)
     words: list[Word] = []
     pos = 0
     k = 0  # the segment the unit starts in
     # icons break like letters (so ":coin:3" stays whole); UAX #14 would break around U+FFFC
-    for unit in _keep_numbers(break_units(text.replace(_PLACEHOLDER, "A"))):
+    for unit in _units(text.replace(_PLACEHOLDER, "A")):
         end = pos + len(unit)
         while segments[k].stop <= pos:
             k += 1
@@ -262,6 +263,11 @@ def _paragraph(runs: list[Run], chain: FontChain, direction: str, missing: dict,
             pos = end
             continue
         body_end = pos + len(unit.rstrip(" "))
+        key = _compound_key(text, segments, k, pos, body_end, end) if _COMPOUND else None
+        if key is not None:
+            words.append(_compound(key))
+            pos = end
+            continue
         pieces = _cut(segments, k, pos, body_end)
         space_pieces = _cut(segments, k, body_end, end) if end > body_end else []
         space = space_pieces[0] if len(space_pieces) == 1 else _joined(space_pieces)
@@ -269,26 +275,27 @@ def _paragraph(runs: list[Run], chain: FontChain, direction: str, missing: dict,
         if len(pieces) == 1 and not pieces[0].icon and emergency_breakable(pieces[0].text):
             parts = _parts(pieces[0], space)
         words.append(_new(Word, (tuple(pieces), sum(p.w1 for p in pieces), space.w1 if space else 0.0, space,
-                                 parts, None)))
+                                 parts)))
         pos = end
-    return _paragraph_of(tuple(words), rtl)
+    return _paragraph_of(tuple(words), rtl, any(level))
 
 
 @lru_cache(maxsize=65536)
 def _word(unit: str, font: str, color: RGB | None, features: tuple, level: int) -> Word:
-    """A word and the spaces after it, shaped alone (see ``_paragraph``)."""
+    """A word and the spaces after it, shaped alone (see ``_paragraph``): the word's glyphs, and its
+    spaces' shared by every word of the font that has as many."""
     body = unit.rstrip(" ")
-    glyphs = shape(unit, font, False, features)
-    if len(body) < len(unit):
-        body_glyphs, space_glyphs = glyphs.chars(0, len(body)), glyphs.chars(len(body), len(unit))
-        space = _new(Piece, (unit[len(body):], font, None, sum(space_glyphs.advances) / space_glyphs.upem, "",
-                             space_glyphs, level))
-    else:
-        body_glyphs, space = glyphs, None
-    piece = _new(Piece, (body, font, color, sum(body_glyphs.advances) / body_glyphs.upem, "", body_glyphs, level))
+    glyphs = shape(body, font, False, features)
+    space = _spaces(len(unit) - len(body), font, features, level) if len(body) < len(unit) else None
+    piece = _new(Piece, (body, font, color, sum(glyphs.advances) / glyphs.upem, "", glyphs, level))
     parts = _parts(piece, space) if emergency_breakable(body) else ()
-    joined = _new(Piece, (unit, font, color, sum(glyphs.advances) / glyphs.upem, "", glyphs, level)) if space else None
-    return _new(Word, ((piece,), piece.w1, space.w1 if space else 0.0, space, parts, joined))
+    return _new(Word, ((piece,), piece.w1, space.w1 if space else 0.0, space, parts))
+
+
+@lru_cache(maxsize=1024)
+def _spaces(count: int, font: str, features: tuple, level: int) -> Piece:
+    glyphs = shape(" " * count, font, False, features)
+    return _new(Piece, (" " * count, font, None, sum(glyphs.advances) / glyphs.upem, "", glyphs, level))
 
 
 class _Segment:
@@ -321,25 +328,76 @@ class _Segment:
         return glyphs if (low, high) == (start, stop) else glyphs.chars(start - low, stop - low)
 
 
-def _segments(text: str, owner: list[int], level: tuple[int, ...], runs: list[Run], chain: FontChain,
-              missing: dict, notes: dict) -> list[_Segment]:
+def _segments(text: str, level: tuple[int, ...], runs: list[Run], chain: FontChain, missing: dict,
+              notes: dict) -> list[_Segment]:
+    """The paragraph cut where the run, the font or the level changes."""
     out: list[_Segment] = []
-    n = len(text)
-    i = 0
-    while i < n:
-        j = i + 1
-        while j < n and owner[j] == owner[i] and level[j] == level[i]:
-            j += 1
-        run = runs[owner[i]]
-        if run.icon:
-            out.append(_Segment(i, j, run, chain.fonts("regular")[0], level[i], _PLACEHOLDER, ()))
-        else:
-            start = i
-            for font, part in _fonts(text[i:j], run, chain, missing, notes):
-                out.append(_Segment(start, start + len(part), run, font, level[i], part, chain.features(font)))
-                start += len(part)
-        i = j
+    flat = not any(level)  # all left to right: a run is one level
+    stop = 0
+    for run in runs:
+        i, stop = stop, stop + (1 if run.icon else len(run.text))
+        while i < stop:
+            j = stop
+            if not flat:
+                j = i + 1
+                while j < stop and level[j] == level[i]:
+                    j += 1
+            if run.icon:
+                out.append(_Segment(i, j, run, chain.fonts("regular")[0], level[i], _PLACEHOLDER, ()))
+            else:
+                start = i
+                for font, part in _fonts(text[i:j], run, chain, missing, notes):
+                    out.append(_Segment(start, start + len(part), run, font, level[i], part, chain.features(font)))
+                    start += len(part)
+            i = j
     return out
+
+
+#: words across runs ("<b>two</b>, " or ":coin: ") built from their parts, cached (tests turn it off
+#: to hold it equal to cutting segments)
+_COMPOUND = True
+
+
+def _compound_key(text: str, segments: list[_Segment], k: int, start: int, body_end: int, stop: int) -> tuple | None:
+    """A word's parts in each segment it crosses, cut where its spaces begin, as (text, font, colour,
+    features, level, icon, space); None if a segment's words do not shape alone (``whole_words``)."""
+    key = []
+    for low, high, space in ((start, body_end, False), (body_end, stop, True)):
+        while low < high:
+            while segments[k].stop <= low:
+                k += 1
+            seg = segments[k]
+            until = min(high, seg.stop)
+            run = seg.run
+            if run.icon:
+                key.append(("", seg.font, run.color, (), seg.level, run.icon, space))
+            elif seg.whole_words and (low == seg.start or text[low - 1] == " " or text[low] == " ") \
+                    and (until == seg.stop or text[until] == " " or text[until - 1] == " "):
+                # the part is its segment's words between spaces: they shape alone as in the segment
+                key.append((text[low:until], seg.font, run.color, seg.features, seg.level, "", space))
+            else:
+                return None
+            low = until
+    return tuple(key)
+
+
+@lru_cache(maxsize=16384)
+def _compound(key: tuple) -> Word:
+    """The word of ``_compound_key``'s parts: each shaped alone, as its segment would shape it."""
+    pieces: list[Piece] = []
+    spaces: list[Piece] = []
+    for part, font, color, features, level, icon, space in key:
+        if icon:
+            piece = Piece("", font, color, ICON_EM, icon, None, level)
+        else:
+            glyphs = shape(part, font, False, features)
+            piece = _new(Piece, (part, font, color, sum(glyphs.advances) / glyphs.upem, "", glyphs, level))
+        (spaces if space else pieces).append(piece)
+    joined = spaces[0] if len(spaces) == 1 else _joined(spaces)
+    parts: tuple[Word, ...] = ()
+    if len(pieces) == 1 and not pieces[0].icon and emergency_breakable(pieces[0].text):
+        parts = _parts(pieces[0], joined)
+    return _new(Word, (tuple(pieces), sum(p.w1 for p in pieces), joined.w1 if joined else 0.0, joined, parts))
 
 
 def _cut(segments: list[_Segment], k: int, start: int, stop: int) -> list[Piece]:
@@ -369,6 +427,14 @@ def _joined(pieces: list[Piece]) -> Piece | None:
     for p in pieces[1:]:
         glyphs = glyphs + p.glyphs if glyphs is not None and p.glyphs is not None else glyphs
     return pieces[0]._replace(text="".join(p.text for p in pieces), w1=sum(p.w1 for p in pieces), glyphs=glyphs)
+
+
+def _units(text: str) -> list[str]:
+    """``text`` cut at its line break opportunities (UAX #14), a number kept with what follows it."""
+    if text.isascii() and _SIMPLE_ASCII.fullmatch(text):
+        # plain ASCII breaks only after spaces (UAX #14 agrees: a test holds it)
+        return _ASCII_UNITS.findall(text)
+    return _keep_numbers(break_units(text))
 
 
 def _keep_numbers(units: tuple[str, ...]) -> list[str]:
@@ -405,24 +471,20 @@ def _fonts(text: str, run: Run, chain: FontChain, missing: dict, notes: dict) ->
     return out
 
 
-@lru_cache(maxsize=4096)
-def _unshapeable(text: str, font: str) -> str:
-    """The script of ``text`` that ``font`` has letters for but no shaping rules, or ''."""
+@lru_cache(maxsize=65536)
+def _unshapeable(char: str, font: str) -> str:
+    """The script of ``char`` if ``font`` has its letters but no shaping rules for it, or ''."""
     from fontTools import unicodedata as ucd
 
-    scripts = face(font).scripts
-    for char in dict.fromkeys(text):
-        code = ucd.script(char)
-        tags = _COMPLEX.get(code)
-        if tags and not scripts.intersection(tags):
-            return ucd.script_name(code)
-    return ""
+    code = ucd.script(char)
+    tags = _COMPLEX.get(code)
+    return ucd.script_name(code) if tags and not face(font).scripts.intersection(tags) else ""
 
 
 def _check_shaping(text: str, font: str, notes: dict) -> None:
     if text.isascii():
         return
-    script = _unshapeable(text, font)
+    script = next((s for s in map(_unshapeable, _NON_ASCII.findall(text), repeat(font)) if s), "")
     if script:
         notes[f"font '{face(font).path.name}' has {script} letters but no {script} shaping rules: "
               f"{text.strip()[:20]!r} prints with its letters unjoined or misplaced; use a font made for "
@@ -443,18 +505,20 @@ def _parts(piece: Piece, space: Piece | None) -> tuple[Word, ...]:
         start += len(cluster)
         p = piece._replace(text=cluster, w1=sum(part.advances) / part.upem, glyphs=part)
         last = i == len(clusters) - 1
-        out.append(_new(Word, ((p,), p.w1, space.w1 if last and space else 0.0, space if last else None, (), None)))
+        out.append(_new(Word, ((p,), p.w1, space.w1 if last and space else 0.0, space if last else None, ())))
     return tuple(out)
 
 
 # --- wrapping and fitting ----------------------------------------------------------
 
 class Line(NamedTuple):
-    """Words of one line, its width at 1 pt, and whether its paragraph runs right to left."""
+    """Words of one line, its width at 1 pt, whether its paragraph runs right to left, and whether
+    any of it does (``Paragraph.bidi``)."""
 
     words: tuple[Word, ...]
     w1: float
     rtl: bool = False
+    bidi: bool = False
 
 
 def wrap(text: Prepared, size: float, box_width: float) -> list[Line]:
@@ -463,9 +527,9 @@ def wrap(text: Prepared, size: float, box_width: float) -> list[Line]:
     limit = (box_width + _EPS) / size
     lines: list[Line] = []
     for paragraph in text.paragraphs:
-        words, rtl, parts = paragraph
+        words, rtl, parts, bidi = paragraph
         if not words:
-            lines.append(_new(Line, ((), 0.0, rtl)))
+            lines.append(_new(Line, ((), 0.0, rtl, bidi)))
             continue
         if parts and any(word.parts and word.w1 > limit for word in words):
             # a Thai phrase wider than the line: broken between its clusters
@@ -479,9 +543,9 @@ def wrap(text: Prepared, size: float, box_width: float) -> list[Line]:
                 line.append(word)
                 used = grown
             else:
-                lines.append(_new(Line, (tuple(line), used, rtl)))
+                lines.append(_new(Line, (tuple(line), used, rtl, bidi)))
                 line, used = [word], word.w1
-        lines.append(_new(Line, (tuple(line), used, rtl)))
+        lines.append(_new(Line, (tuple(line), used, rtl, bidi)))
     return lines
 
 
@@ -580,40 +644,40 @@ def line_ops(line: Line, size: float, x: float, baseline: float, color: RGB) -> 
     spaces), neighbouring pieces of one font and colour merged into one run of glyphs."""
     items: list[Piece] = []
     words = line.words
-    last = len(words) - 1
-    for i, word in enumerate(words):
-        if i < last and word.joined is not None:
-            items.append(word.joined)
-            continue
+    for word in words[:-1]:
         items.extend(word.pieces)
-        if i < last and word.space is not None:
+        if word.space is not None:
             items.append(word.space)
-    if line.rtl or any(p.level for p in items):
+    if words:
+        items.extend(words[-1].pieces)
+    if line.bidi:
         items = [items[i] for i in visual_order([p.level for p in items])]
     ops: list[tuple] = []
-    text, font, ink, start = "", "", color, x
+    font, ink, start = "", color, x
     glyphs: list | None = None
-    for piece in items:
-        piece_color = piece.color or color
-        if piece.icon:
+    texts: list[str] = []  # the op's characters in reading order: right-to-left pieces go first
+    for piece_text, piece_font, piece_color, w1, icon, piece_glyphs, level in items:
+        piece_color = piece_color or color
+        if icon:
             if glyphs is not None:
-                ops.append(("text", start, baseline, font, size, ink, text, x - start, tuple(glyphs)))
+                ops.append(("text", start, baseline, font, size, ink, "".join(texts), x - start, tuple(glyphs)))
                 glyphs = None
-            ops.append(("icon", piece.icon, x + size * 0.02, baseline - size * 0.12, size, piece_color))
+            ops.append(("icon", icon, x + size * 0.02, baseline - size * 0.12, size, piece_color))
         else:
-            if glyphs is not None and (piece.font != font or piece_color != ink):
-                ops.append(("text", start, baseline, font, size, ink, text, x - start, tuple(glyphs)))
+            if glyphs is not None and (piece_font != font or piece_color != ink):
+                ops.append(("text", start, baseline, font, size, ink, "".join(texts), x - start, tuple(glyphs)))
                 glyphs = None
             if glyphs is None:
-                start, font, ink, text, glyphs = x, piece.font, piece_color, piece.text, [piece.glyphs]
+                start, font, ink, texts, glyphs = x, piece_font, piece_color, [piece_text], [piece_glyphs]
             else:
-                # the op's string is in reading order: right-to-left pieces come before those drawn
-                # to their left
-                text = piece.text + text if piece.level % 2 else text + piece.text
-                glyphs.append(piece.glyphs)
-        x += piece.w1 * size
+                if level % 2:
+                    texts.insert(0, piece_text)
+                else:
+                    texts.append(piece_text)
+                glyphs.append(piece_glyphs)
+        x += w1 * size
     if glyphs is not None:
-        ops.append(("text", start, baseline, font, size, ink, text, x - start, tuple(glyphs)))
+        ops.append(("text", start, baseline, font, size, ink, "".join(texts), x - start, tuple(glyphs)))
     return ops
 
 

@@ -92,16 +92,20 @@ _local = threading.local()  # a buffer each thread reuses (serve builds in a thr
 def shape(text: str, font: str, rtl: bool = False, features: tuple[tuple[str, int], ...] = ()) -> Glyphs:
     """``text`` shaped with the registered face ``font``, right to left when ``rtl``."""
     f = face(font)
+    if not text:
+        return Glyphs((), (), (), (), (), f.upem, (), rtl, False)
     buf = getattr(_local, "buffer", None)
     if buf is None:
         buf = _local.buffer = hb.Buffer()
+        # clusters of characters, so a mark has its own (kept by clear_contents, as the flags are)
+        buf.cluster_level = hb.BufferClusterLevel.MONOTONE_CHARACTERS
     else:
         buf.clear_contents()
-    buf.add_codepoints([ord(c) for c in text])
+    buf.add_str(text)  # clusters count characters (code points), as str indexes do
     buf.guess_segment_properties()
-    buf.direction = "rtl" if rtl else "ltr"
-    buf.cluster_level = hb.BufferClusterLevel.MONOTONE_CHARACTERS
-    hb.shape(f.hb_font, buf, dict(features))
+    if rtl or not text.isascii():
+        buf.direction = "rtl" if rtl else "ltr"  # ASCII guesses left to right
+    hb.shape(f.hb_font, buf, dict(features) if features else None)
     infos, positions = buf.glyph_infos, buf.glyph_positions
     clusters = tuple([i.cluster for i in infos])
     ids = tuple([i.codepoint for i in infos])

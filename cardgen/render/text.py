@@ -63,41 +63,34 @@ class TextOut:
             text = self.text = self.canvas.beginText()
             self.selected = self.ink = None
             text.setTextOrigin(x, y)
-        elif text.getY() != y or abs(text.getX() - x) > 0.005:
+        elif text._y != y or abs(text._x - x) > 0.005:
             text.setTextOrigin(x, y)
-        doc = self.canvas._doc
-        inners: list[str] | None = []
+        serial = self.serial
+        inners: list[str | None] = []
         tangled = False
         for glyphs in runs:
             # what a run needs, kept by the run's identity (the run held in the entry, so its id is no
             # other's while known): words recur card after card
             known = _RUNS.get(id(glyphs))
             if known is None or known[0] is not glyphs or known[1] != font:
-                if len(_RUNS) >= MAX_RUNS:
-                    _RUNS.clear()
-                # a run with no glyph raised is one TJ array: its inside is kept, to join with others
-                inner = None if any(glyphs.y_offsets) else _run_operators(font, glyphs, 0.0)[1:-4]
-                known = _RUNS[id(glyphs)] = [glyphs, font, inner, None]
-            if known[3] != self.serial:  # its glyphs recorded in the document being written
-                _embedded(font).use(doc, zip(glyphs.ids, glyphs.texts))
-                known[3] = self.serial
-            tangled = tangled or glyphs.tangled
-            if inners is not None:
-                if known[2] is None:
-                    inners = None
-                else:
-                    inners.append(known[2])
+                known = _learn(glyphs, font)
+            if known[3] != serial:  # its glyphs recorded in the document being written
+                _embedded(font).use(self.canvas._doc, zip(glyphs.ids, glyphs.texts))
+                known[3] = serial
+            if known[4]:
+                tangled = True
+            inners.append(known[2])
         name = self.names.get(font)
         if name is None:
-            name = self.names[font] = _embedded(font).use(doc, ())
+            name = self.names[font] = _embedded(font).use(self.canvas._doc, ())
         if self.selected != (name, size):
             text._code.append(f"{name} {fp_str(size)} Tf")
             self.selected = (name, size)
         if self.ink != color and not colour:
             text.setFillColorRGB(*color)
             self.ink = color
-        if inners is not None:
-            operators = "[" + "".join(inners) + "] TJ"
+        if None not in inners:
+            operators = "[" + "".join(inners) + "] TJ"  # type: ignore[arg-type]
         else:
             operators = " ".join(_run_operators(font, g, size if any(g.y_offsets) else 0.0) for g in runs)
         if tangled:
@@ -135,17 +128,25 @@ _serials = itertools.count()
 
 
 #: by a run's identity: [the run, its font, the inside of its TJ array (None if a glyph rises), the
-#: number of the document that last recorded its glyphs]
+#: number of the document that last recorded its glyphs, whether it is tangled]
 _RUNS: dict[int, list] = {}
 MAX_RUNS = 200_000
 
 
-@lru_cache(maxsize=65536)
+def _learn(glyphs, font: str) -> list:
+    if len(_RUNS) >= MAX_RUNS:
+        _RUNS.clear()
+    # a run with no glyph raised is one TJ array: its inside is kept, to join with others
+    inner = None if any(glyphs.y_offsets) else _run_operators(font, glyphs, 0.0)[1:-4]
+    known = _RUNS[id(glyphs)] = [glyphs, font, inner, None, glyphs.tangled]
+    return known
+
+
 def _run_operators(font: str, glyphs, size: float) -> str:
     """One run's operators: the same for every size where no glyph rises (``size`` 0 then), since a
-    TJ array's numbers are in thousandths of an em. Words recur: each is written out once."""
-    return _embedded(font).glyph_operators(list(zip(glyphs.ids, glyphs.advances, glyphs.x_offsets,
-                                                    glyphs.y_offsets)), size or 1.0)
+    TJ array's numbers are in thousandths of an em (``_RUNS`` keeps them for each run)."""
+    return _embedded(font).run_operators(glyphs.ids, glyphs.advances, glyphs.x_offsets, glyphs.y_offsets,
+                                         size or 1.0)
 
 
 @lru_cache(maxsize=256)
@@ -163,7 +164,13 @@ def _font_data(path: Path) -> bytes:
 @lru_cache(maxsize=4096)
 def _line(words: str, bold: bool) -> rich.Line:
     """``words`` as written (no markup), shaped and kept on one line."""
-    return rich.wrap(rich.prepare([rich.Run(words, bold)], FontChain()), 1.0, float("inf"))[0]
+    return rich.wrap(rich.prepare([rich.Run(words, bold)], _chain()), 1.0, float("inf"))[0]
+
+
+@lru_cache(maxsize=1)
+def _chain() -> FontChain:
+    """The bundled family alone: one chain for every label, so its faces are looked up once."""
+    return FontChain()
 
 
 def width(words: str, size: float, bold: bool = False) -> float:
@@ -189,5 +196,5 @@ def draw(canvas, x: float, y: float, words: str, size: float, bold: bool = False
 
 def check(ctx, card_id: str, what: str, words: str) -> None:
     """Report characters of ``words`` that the bundled font lacks."""
-    for char in FontChain().missing(words):
+    for char in _chain().missing(words):
         ctx.text_problem(card_id, f"{what} prints {describe(char)}, which no font has")
