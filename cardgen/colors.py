@@ -10,6 +10,7 @@ from __future__ import annotations
 import difflib
 import re
 from functools import lru_cache
+from itertools import pairwise
 
 #: a colour as ``(r, g, b)`` floats in 0..1
 RGB = tuple[float, float, float]
@@ -108,13 +109,14 @@ def _inks(inner: str, text: str) -> CMYK:
 
 
 def device_cmyk(color: RGB) -> CMYK:
-    """The inks that print ``color``: a ``CmykColor``'s own, else the naive device conversion with all
-    the black in the black ink: K = 1 - max(r, g, b), each other ink (max - channel) / max.
+    """The inks that print ``color``: a ``CmykColor``'s own, else a device conversion.
 
-    Neutral greys (and black text) come out in black ink alone, one of C, M, Y is always 0 (at
-    most 300 % ink in all), and ``cmyk_to_rgb`` undoes it exactly, so a colour looks the same
-    in an RGB and a CMYK build on a screen that shows inks without a profile. It is not a press
-    profile's conversion: no profile is bundled that may be redistributed (docs/cmyk.md).
+    With v = max(r, g, b), each colour ink is (v - channel) / v, so one of C, M, Y is always 0 (at
+    most 300 % ink in all) and a neutral grey (black text too) is black ink alone. The black ink
+    is ``black_ink(v, s)``: for a grey, the black that prints as light as the grey shows on screen
+    on ISO 12647-2 coated paper (``K_RAMP``); for a fully saturated colour the naive 1 - v; between
+    the two by saturation s = (v - min) / v. ``cmyk_to_rgb`` undoes it. It is not a press profile's
+    conversion: no profile is bundled that may be redistributed (docs/cmyk.md).
     """
     if isinstance(color, CmykColor):
         return color.cmyk
@@ -122,14 +124,51 @@ def device_cmyk(color: RGB) -> CMYK:
     top = max(r, g, b)
     if top <= 0:
         return 0.0, 0.0, 0.0, 1.0
+    black = black_ink(top, (top - min(r, g, b)) / top)
     # to 1/10,000 of full ink: finer than any press, and the content streams stay short
-    return round((top - r) / top, 4), round((top - g) / top, 4), round((top - b) / top, 4), round(1.0 - top, 4)
+    return round((top - r) / top, 4), round((top - g) / top, 4), round((top - b) / top, 4), round(black, 4)
+
+
+#: black ink alone on ISO 12647-2 coated paper (FOGRA39): CIE L* printed at each per cent of black,
+#: from Fogra's FOGRA39L characterization data (as Debian's icc-profiles-free ships it, zlib licence)
+K_RAMP = ((0, 95.00), (2, 93.85), (3, 93.24), (5, 92.03), (7, 90.81), (10, 88.97), (15, 85.89), (20, 82.79),
+          (25, 79.47), (30, 76.12), (40, 69.28), (50, 61.82), (60, 54.14), (70, 45.53), (75, 41.11),
+          (80, 36.62), (85, 31.72), (90, 26.69), (95, 21.46), (98, 18.18), (100, 16.00))
+
+
+def black_ink(top: float, saturation: float) -> float:
+    """The black ink of a colour whose brightest channel is ``top``, by ``saturation`` (0 grey, 1 a
+    pure hue): a grey's black ``grey_black(top)``, moving to the naive 1 - top as saturation grows."""
+    return saturation * (1.0 - top) + (1.0 - saturation) * grey_black(top)
+
+
+@lru_cache(maxsize=4096)
+def grey_black(level: float) -> float:
+    """The black ink (0..1) that prints the grey ``(level, level, level)`` as light as a screen shows
+    it: its L* (0..100) put on the press's range, from black ink's darkest to the paper (black
+    point compensation), and looked up on ``K_RAMP``. Black is 100 % black ink, white none."""
+    darkest, paper = K_RAMP[-1][1], K_RAMP[0][1]
+    target = darkest + lightness((level, level, level)) / 100 * (paper - darkest)
+    for (k0, l0), (k1, l1) in pairwise(K_RAMP):
+        if target >= l1:
+            return min(1.0, max(0.0, (k0 + (l0 - target) / (l0 - l1) * (k1 - k0)) / 100))
+    return 1.0
 
 
 def cmyk_to_rgb(cmyk: CMYK) -> RGB:
-    """The RGB of inks, the inverse of ``device_cmyk``: each channel (1 - ink) (1 - K)."""
+    """The RGB of inks, the inverse of ``device_cmyk``: the brightest channel v whose black is K
+    (found by halving: the black falls as v grows), each channel v (1 - its ink)."""
     c, m, y, k = cmyk
-    return (1 - c) * (1 - k), (1 - m) * (1 - k), (1 - y) * (1 - k)
+    saturation = max(c, m, y) - min(c, m, y)
+    low, high = 0.0, 1.0
+    for _ in range(40):
+        middle = (low + high) / 2
+        if black_ink(middle, saturation) > k:
+            low = middle
+        else:
+            high = middle
+    top = (low + high) / 2
+    return top * (1 - c), top * (1 - m), top * (1 - y)
 
 
 def mix(color: RGB, other: RGB, amount: float) -> RGB:

@@ -18,6 +18,7 @@ import shutil
 import subprocess
 import zlib
 from collections import Counter
+from itertools import pairwise
 from pathlib import Path
 
 import pytest
@@ -26,7 +27,7 @@ from PIL import Image, ImageChops
 
 from cardgen.build import build_decks
 from cardgen.calibrate import write_calibration
-from cardgen.colors import CmykColor, device_cmyk, lighten, mix, parse_color, to_hex
+from cardgen.colors import K_RAMP, CmykColor, device_cmyk, grey_black, lighten, lightness, mix, parse_color, to_hex
 from cardgen.prepare import BuildSettings
 from cardgen.render.colorspace import CMYK_KEYWORDS, cmyk_pixels
 from cardgen.sheets import load_template
@@ -44,18 +45,46 @@ INKS = {"k", "K"}
 def test_black_and_neutral_greys_are_black_ink_alone():
     assert device_cmyk((0.0, 0.0, 0.0)) == (0.0, 0.0, 0.0, 1.0)
     assert device_cmyk((1.0, 1.0, 1.0)) == (0.0, 0.0, 0.0, 0.0)
-    for level in (0.1, 0.38, 0.62, 0.9):
+    for level in (0.05, 0.13, 0.38, 0.62, 0.9):
         c, m, y, k = device_cmyk((level, level, level))
-        assert (c, m, y) == (0, 0, 0) and k == pytest.approx(1 - level)
+        assert (c, m, y) == (0, 0, 0) and 0 < k < 1
 
 
-def test_a_colour_converts_naively_and_back():
+def _printed_lightness(black: float) -> float:
+    """L* of black ink alone on coated paper, between the measured steps of K_RAMP."""
+    for (k0, l0), (k1, l1) in pairwise(K_RAMP):
+        if k0 <= black * 100 <= k1:
+            return l0 + (black * 100 - k0) / (k1 - k0) * (l1 - l0)
+    raise AssertionError(black)
+
+
+@pytest.mark.parametrize("level", [0.05, 0.13, 0.25, 0.38, 0.5, 0.62, 0.75, 0.9, 0.97])
+def test_a_grey_prints_as_light_as_it_shows(level):
+    """Its L* on screen, put on the press's range (black ink's darkest 16 to the paper's 95)."""
+    k = device_cmyk((level, level, level))[3]
+    assert _printed_lightness(k) == pytest.approx(16 + lightness((level,) * 3) / 100 * (95 - 16), abs=0.05)
+
+
+def test_greys_darken_steadily_and_black_is_the_darkest():
+    blacks = [device_cmyk((v / 100, v / 100, v / 100))[3] for v in range(101)]
+    assert all(a > b for a, b in pairwise(blacks))
+    assert blacks[0] == 1.0 and blacks[-1] == 0.0
+
+
+def test_a_saturated_colour_takes_the_naive_black():
+    red = parse_color("#ff0000")
+    assert device_cmyk(red) == (0.0, 1.0, 1.0, 0.0)
+    assert device_cmyk(parse_color("#800000"))[3] == pytest.approx(1 - 128 / 255, abs=1e-4)
+
+
+def test_a_colour_converts_and_back():
     red = parse_color("#cc3322")
     inks = device_cmyk(red)
-    assert inks == (0.0, 0.75, 0.8333, 0.2)
+    assert inks[:3] == (0.0, 0.75, 0.8333)  # (max - channel) / max
+    assert 1 - 0.8 < inks[3] < grey_black(0.8)  # between the naive black and a grey's
     assert min(inks[:3]) == 0  # one of C, M, Y is always 0: at most 300 % ink
-    back = CmykColor(inks)
-    assert tuple(back) == pytest.approx(red, abs=1e-4)
+    for color in (red, parse_color("#1565c0"), parse_color("#263238"), parse_color("#777777")):
+        assert tuple(CmykColor(device_cmyk(color))) == pytest.approx(color, abs=1e-4)
 
 
 def test_cmyk_colours_are_read_as_per_cents_and_kept():
@@ -91,14 +120,14 @@ def test_raster_pixels_convert_as_colours_do():
     converted = cmyk_pixels(image)
     pixels = [converted.getpixel((x, 0)) for x in range(3)]
     assert pixels[0] == (0, 0, 0, 255)
-    assert pixels[1] == (0, 0, 0, 127)  # grey: black ink alone
+    assert pixels[1] == (0, 0, 0, round(grey_black(128 / 255) * 255))  # grey: black ink alone
     c, m, y, k = (round(v * 255) for v in device_cmyk((204 / 255, 51 / 255, 34 / 255)))
     assert all(abs(a - b) <= 1 for a, b in zip(pixels[2], (c, m, y, k)))
 
 
 # --- what a PDF holds ---------------------------------------------------------------------------------
 
-_OBJECT = re.compile(rb"(\d+) 0 obj\s*(<<.*?>>)\s*stream\r?\n", re.S)
+_OBJECT = re.compile(rb"(\d+) 0 obj\s*(<<(?:(?!endobj).)*?>>)\s*stream\r?\n", re.S)
 _TOKEN = re.compile(rb"<[0-9A-Fa-f\s]*>|/[^\s/\[\]()<>{}%]*|[A-Za-z'\"*][A-Za-z0-9'\"*]*|\S")
 _WORD = re.compile(rb"[A-Za-z'\"*][A-Za-z0-9'\"*]*")
 
@@ -188,11 +217,13 @@ def test_colour_glyph_pictures_are_inks_too(cmyk_builds):
     assert any(b"/DeviceCMYK" in head for head in images)
 
 
-def test_an_rgb_build_sets_no_ink_colour(tmp_path):
-    build_decks(["dotcombust"], tmp_path, BuildSettings())
-    raw = (tmp_path / "dotcombust.pdf").read_bytes()
-    assert colour_operators(tmp_path / "dotcombust.pdf") == {"rg", "RG"}
-    assert b"CMYK" not in raw
+def test_a_cmyk_build_sets_in_inks_each_colour_an_rgb_build_sets(cmyk_builds, tmp_path):
+    build_decks(["dotcombust", "clusterfuck"], tmp_path, BuildSettings())
+    for name in ("dotcombust.pdf", "clusterfuck.pdf"):
+        rgb, cmyk = operators((tmp_path / name).read_bytes()), operators((cmyk_builds / name).read_bytes())
+        assert set(rgb) & COLOUR_OPERATORS == {"rg", "RG"}
+        assert (cmyk["k"], cmyk["K"]) == (rgb["rg"], rgb["RG"]) and rgb["rg"] > 20, name
+        assert b"CMYK" not in (tmp_path / name).read_bytes()
 
 
 def _deck(folder: Path, style: str = "", layout: str = "") -> Path:
@@ -223,7 +254,7 @@ def test_raster_art_is_embedded_in_inks_with_its_transparency(tmp_path):
     head, data = flate[0]
     width = int(re.search(rb"/Width (\d+)", head).group(1))  # type: ignore[union-attr]
     picture = Image.frombytes("CMYK", (width, len(data) // 4 // width), data)
-    assert picture.getpixel((60, 100)) == (0, 0, 0, 127)  # the grey half: black ink alone
+    assert picture.getpixel((60, 100)) == (0, 0, 0, round(grey_black(128 / 255) * 255))  # grey: black alone
     assert picture.getpixel((250, 100))[0] == 0 and picture.getpixel((250, 100))[1] > 150
     jpeg = [head for head, _ in images.values() if b"DCTDecode" in head]
     assert len(jpeg) == 1 and b"/DeviceCMYK" in jpeg[0]

@@ -16,7 +16,7 @@ from reportlab.lib.colors import CMYKColor, Color, toColor
 from reportlab.lib.utils import ImageReader
 from reportlab.pdfgen.canvas import Canvas
 
-from ..colors import COLOR_SPACES, device_cmyk
+from ..colors import COLOR_SPACES, device_cmyk, grey_black
 
 
 def canvas_class(color_space: str) -> type[Canvas]:
@@ -75,6 +75,7 @@ def cmyk_pixels(image: Image.Image) -> Image.Image:
         image = image.convert("RGBA")  # as Pillow asks of a palette with transparency
     red, green, blue = image.convert("RGB").split()
     top = ImageChops.lighter(ImageChops.lighter(red, green), blue)
+    least = ImageChops.darker(ImageChops.darker(red, green), blue)
     most = top.convert("F")
 
     def ink(channel: Image.Image) -> Image.Image:
@@ -82,7 +83,13 @@ def cmyk_pixels(image: Image.Image) -> Image.Image:
         return ImageMath.lambda_eval(lambda a: (a["t"] - a["c"]) * 255 / a["t"], t=most,
                                      c=channel.convert("F")).convert("L")
 
-    return Image.merge("CMYK", [ink(red), ink(green), ink(blue), ImageChops.invert(top)])
+    # colors.black_ink: greyness (min / max; 0 for black, divided by 0) between the naive black
+    # 255 - max and a grey's black, looked up once for each of the 256 levels
+    grey = top.point([round(grey_black(level / 255) * 255) for level in range(256)]).convert("F")
+    black = ImageMath.lambda_eval(
+        lambda a: (1 - a["n"] / a["t"]) * (255 - a["t"]) + a["n"] / a["t"] * a["g"],
+        t=most, n=least.convert("F"), g=grey).convert("L")
+    return Image.merge("CMYK", [ink(red), ink(green), ink(blue), black])
 
 
 def cmyk_reader(image: Image.Image) -> Any:
