@@ -367,3 +367,33 @@ def test_the_command_line_takes_a_colour_space(cli, tmp_path):
     assert not (tmp_path / "bad").exists()
     result = cli("calibrate", "--out", tmp_path / "cal.pdf", "--color-space", "cmyk")
     assert result.exit_code == 0 and colour_operators(tmp_path / "cal.pdf") <= INKS
+
+
+GRADIENTS = """<svg xmlns="http://www.w3.org/2000/svg" width="100" height="60" viewBox="0 0 100 60">
+  <defs>
+    <linearGradient id="sky" x1="0" y1="0" x2="1" y2="0">
+      <stop offset="0" stop-color="#1565c0"/><stop offset="1" stop-color="#ffffff"/>
+    </linearGradient>
+    <radialGradient id="sun" cx="0.5" cy="0.5" r="0.5">
+      <stop offset="0" stop-color="gold"/><stop offset="1" stop-color="#808080"/>
+    </radialGradient>
+  </defs>
+  <rect x="0" y="0" width="60" height="60" fill="url(#sky)"/>
+  <circle cx="80" cy="30" r="20" fill="url(#sun)" stroke="#333333" stroke-width="2"/>
+</svg>
+"""
+
+
+def test_svg_art_and_its_gradients_are_drawn_in_inks(tmp_path):
+    (tmp_path / "art").mkdir()
+    (tmp_path / "art" / "g.svg").write_text(GRADIENTS, encoding="utf-8")
+    (tmp_path / "cards.csv").write_text("id,title,text,image\na,Sky,Words,art/g.svg\n", encoding="utf-8")
+    (tmp_path / "d.yaml").write_text("deck: d\nname: D\ncsv: cards.csv\n", encoding="utf-8")
+    for space in ("rgb", "cmyk"):
+        build_decks([str(tmp_path / "d.yaml")], tmp_path / space, BuildSettings(color_space=space))
+    rgb, cmyk = ((tmp_path / space / "d.pdf").read_bytes() for space in ("rgb", "cmyk"))
+    assert rgb.count(b"/ShadingType") == 2 and b"/DeviceRGB" in rgb  # the art has its two gradients
+    assert cmyk.count(b"/ShadingType") == 2 and b"/DeviceRGB" not in cmyk
+    assert colour_operators(tmp_path / "cmyk" / "d.pdf") <= INKS
+    content = b"\n".join(data for head, data in streams(cmyk).values() if b"/Subtype /Form" in head)
+    assert re.search(rb"(?<![\d.])0 0 0 \.\d+ K\b", content)  # the grey outline in black ink alone
