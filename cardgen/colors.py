@@ -7,7 +7,6 @@ the inks, so a ``--color-space cmyk`` build prints exactly what was asked.
 """
 from __future__ import annotations
 
-import difflib
 import re
 from functools import lru_cache
 from itertools import pairwise
@@ -83,6 +82,8 @@ def parse_color(text: str) -> RGB:
     try:
         channels = ImageColor.getrgb(written)
     except ValueError:
+        import difflib
+
         close = difflib.get_close_matches(written.lower(), [*ImageColor.colormap, *NAMED_INKS], n=1)
         hint = f" (did you mean '{close[0]}'?)" if close else ""
         raise ValueError(
