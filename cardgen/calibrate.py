@@ -26,6 +26,7 @@ from reportlab.pdfgen.canvas import Canvas
 from .errors import CardgenError
 from .files import atomic_path, check_output
 from .render import text
+from .render.colorspace import canvas_class
 from .sheets import SheetTemplate
 from .units import mm
 
@@ -37,14 +38,15 @@ RED = (0.8, 0.0, 0.0)
 LABEL = 6.0
 
 
-def write_calibration(path: Path, template: SheetTemplate, duplex: str) -> int:
-    """Write the two-page calibration PDF (fronts, then backs); returns its page count."""
+def write_calibration(path: Path, template: SheetTemplate, duplex: str, color_space: str = "rgb") -> int:
+    """Write the two-page calibration PDF (fronts, then backs), its colours in ``color_space``; returns
+    its page count."""
     if duplex == "off":
         raise CardgenError("calibration needs a duplex mode: --duplex long or short")
     check_output(path, "another --out")
     text.register_fonts()
     with atomic_path(path) as tmp:
-        canvas = Canvas(str(tmp), pagesize=(template.page_width, template.page_height), invariant=1,
+        canvas = canvas_class(color_space)(str(tmp), pagesize=(template.page_width, template.page_height), invariant=1,
                         pageCompression=1, pdfVersion=(1, 7), initialFontName=text.REGULAR,
                         initialFontSize=LABEL)
         canvas.setTitle("cardgen calibration")

@@ -13,6 +13,7 @@ from typing import Any
 
 import click
 
+from .colors import COLOR_SPACES
 from .errors import CardgenError
 from .export import DEFAULT_FORMAT, FORMATS
 from .games import LADDER_POLICIES, POLICIES, BuildSetting, declared_settings
@@ -202,6 +203,15 @@ def _strict_option(func):
                              "say, then makes the deck unplayable (exit 1) and build writes nothing.")(func)
 
 
+def _color_space_option(func):
+    return click.option(
+        "--color-space", type=click.Choice(COLOR_SPACES), default=COLOR_SPACES[0], show_default=True,
+        help="How the PDFs write colours. rgb: as given, for screens and home printers; cmyk: in printing "
+             "inks for a press, black text and lines in black ink alone, rich black only where a colour "
+             "asks for it (cmyk(60,40,40,100) or rich-black); raster art converted too (docs/cmyk.md). "
+             "PNG and Tabletop Simulator exports stay RGB.")(func)
+
+
 def _json_option(what: str):
     return click.option("--json", "as_json", is_flag=True, help=f"Print the {what} as JSON.")
 
@@ -262,6 +272,7 @@ def _build_options(func):
         click.option("--backs-at-end", is_flag=True,
                      help="All fronts pages first, then all backs pages, for printers without duplex: print "
                           "the fronts, turn the stack over as your --duplex flip says, and print the backs."),
+        _color_space_option,
         click.option("--no-validate", is_flag=True, help="Print even a deck that fails the structural checks."),
         _strict_option,
     )):
@@ -453,7 +464,8 @@ def list_() -> None:
 @_duplex_option(BACK_FLIPS)
 @click.option("--out", "out_file", type=click.Path(dir_okay=False, path_type=Path),
               default=Path("output/calibration.pdf"), show_default=True, help="Where to write the PDF.")
-def calibrate(sheet, duplex, out_file):
+@_color_space_option
+def calibrate(sheet, duplex, out_file, color_space):
     """Print a page that measures your printer's duplex misregistration.
 
     Print it duplex at 100 %, hold it against a light and read where each
@@ -463,7 +475,7 @@ def calibrate(sheet, duplex, out_file):
     from .calibrate import write_calibration
     from .sheets import load_template
 
-    write_calibration(out_file, load_template(sheet), duplex)
+    write_calibration(out_file, load_template(sheet), duplex, color_space)
     click.echo(f"{out_file}: calibration sheet for {sheet}, {duplex}-edge flip")
 
 

@@ -15,7 +15,7 @@ from types import SimpleNamespace
 from typing import Any
 
 from . import numbers
-from .colors import parse_color
+from .colors import COLOR_SPACES, parse_color
 from .deck import deck_names, slug
 from .errors import CardgenError
 from .export import FORMATS, Output
@@ -80,6 +80,8 @@ class BuildSettings:
     bleed: float | None = None
     #: PNG corner radius in points, drawn transparent (0: square corners)
     corners: float = 0.0
+    #: how the PDFs write colours: "rgb" as given, "cmyk" in printing inks (``render.colorspace``)
+    color_space: str = "rgb"
 
 
 def prepare_decks(names: Sequence[str], settings: BuildSettings) -> list[Deck]:
@@ -152,6 +154,8 @@ def check_settings(settings: BuildSettings) -> None:
     for name, value, top in (("--margin", settings.margin, MAX_MARGIN), ("--gap", settings.gap, MAX_GAP)):
         if value is not None and not 0 <= value <= top:
             raise CardgenError(f"{name} must be from 0 to {top / mm(1):g} mm, got {value / mm(1):g} mm")
+    if settings.color_space not in COLOR_SPACES:
+        raise CardgenError(f"--color-space must be one of {', '.join(COLOR_SPACES)}, got '{settings.color_space}'")
     if settings.ink not in INK_MODES:
         raise CardgenError(f"--ink must be one of {', '.join(INK_MODES)}, got '{settings.ink}'")
     for name, offset in (("--back-offset", settings.back_offset), ("--front-offset", settings.front_offset)):

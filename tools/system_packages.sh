@@ -1,12 +1,12 @@
 #!/usr/bin/env bash
 # The Debian packages the test suite needs, installed when any is missing:
 # fonts for text in every script (examples/international and its tests),
-# fontconfig to find them by name, and poppler-utils (pdffonts) for the PDF
-# checks. `make test` runs this first; it does nothing when all are present,
+# fontconfig to find them by name, poppler-utils (pdffonts) for the PDF
+# checks, and ghostscript (its tiffsep device) to separate a CMYK build's inks. `make test` runs this first; it does nothing when all are present,
 # and on a machine without apt-get it says what to install and goes on (the
 # tests that need a package then fail, naming it).
 set -euo pipefail
-packages=(fonts-noto-core fonts-noto-cjk fonts-noto-color-emoji fontconfig poppler-utils)
+packages=(fonts-noto-core fonts-noto-cjk fonts-noto-color-emoji fontconfig poppler-utils ghostscript)
 missing=()
 for p in "${packages[@]}"; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

@@ -27,7 +27,7 @@ def write(jobs: Sequence[DeckJob], out_dir: Path, options: Mapping[str, Any]) ->
 
 FORMAT = Format(
     name="pdf", help="duplex sheets",
-    options=("duplex", "back_offset", "front_offset", "backs_at_end", "back_marks", "one_pdf"),
+    options=("duplex", "back_offset", "front_offset", "backs_at_end", "back_marks", "one_pdf", "color_space"),
     files=("*.pdf",), write=write)
 
 
@@ -55,7 +55,7 @@ def write_one_pdf(jobs: Sequence[DeckJob], out_dir: Path, options: Mapping[str, 
     name = first.id if len(jobs) == 1 else "cards"
     names = " + ".join(job.deck.name for job in jobs)
     info = PdfInfo(title=names, author=first.author if len(jobs) == 1 and first.author else "cardgen",
-                   subject=_subject(template, options), label=names)
+                   subject=_subject(template, options), label=names, color_space=options["color_space"])
     combined = Output(out_dir / f"{name}.pdf", tuple(cards))
     pages = write_pdf(combined.path, _printing(first, template, options), drawings, placed, info)
     jobs[0].exports.append(Export(FORMAT.name, combined.path, combined.count, pages=pages))
@@ -83,7 +83,8 @@ def write_output(deck: Deck, output: Output, template: SheetTemplate, options: M
     who = f" – {output.player.name}" if output.player else " – shared cards" if output.owner == -1 and \
         deck.per_player else ""
     info = PdfInfo(title=f"{deck.name}{who}", author=deck.author or "cardgen",
-                   subject=_subject(template, options), label=f"{deck.name}{who}")
+                   subject=_subject(template, options), label=f"{deck.name}{who}",
+                   color_space=options["color_space"])
     return write_pdf(output.path, _printing(deck, template, options), drawings, placed, info)
 
 

@@ -22,10 +22,12 @@ def write(jobs: Sequence[DeckJob], out_dir: Path, options: Mapping[str, Any]) ->
             path = out_dir / f"{output.path.stem}-cards.pdf"
             info = PdfInfo(title=f"{deck.name}{whose(output)}", author=deck.author or "cardgen",
                            subject=f"one card per page, fronts and backs alternating, "
-                                   f"{box.bleed / 72 * 25.4:.2f} mm bleed (TrimBox and BleedBox set)")
+                                   f"{box.bleed / 72 * 25.4:.2f} mm bleed (TrimBox and BleedBox set)",
+                           color_space=options["color_space"])
             write_card_pdf(path, drawings, pages, box, info)
             job.exports.append(Export(FORMAT.name, path, output.count, 1))
 
 
-FORMAT = Format(name="pdf-cards", help="one card per page with bleed, for print shops", options=("bleed",),
+FORMAT = Format(name="pdf-cards", help="one card per page with bleed, for print shops",
+                options=("bleed", "color_space"),
                 files=("*-cards.pdf",), write=write)

@@ -19,6 +19,7 @@ from reportlab.pdfgen.canvas import FILL_EVEN_ODD, Canvas
 from ..files import atomic_path
 from ..progress import tick
 from ..render import text
+from ..render.colorspace import canvas_class
 from ..render.images import define_art_form, define_glyph_form, use_art_forms
 from ..sheets import PlacedCard, Placement, Printing, SheetTemplate, Slot, impose
 from ..units import mm
@@ -51,6 +52,8 @@ class PdfInfo:
     subject: str = ""
     #: deck and player, for the page label ("sheet n/m, side" is added)
     label: str = ""
+    #: how its colours are written: "rgb" as given, "cmyk" in inks (``render.colorspace``)
+    color_space: str = "rgb"
 
 
 def write_pdf(path: Path, printing: Printing, drawings: Mapping[str, Drawer], cards: Sequence[PlacedCard],
@@ -105,12 +108,14 @@ def _write(target: Path, printing: Printing, drawings: Mapping[str, Drawer], car
 
 def new_canvas(target: Path | BinaryIO, size: tuple[float, float], info: PdfInfo,
                version: tuple[int, int] = (1, 6)) -> Canvas:
-    """A canvas with cardgen's metadata; its initial font is the embedded one, so no page names a
-    font (reportlab's default Helvetica) that the file does not carry."""
+    """A canvas with cardgen's metadata, writing colours in ``info.color_space``; its initial font is
+    the embedded one, so no page names a font (reportlab's default Helvetica) that the file does not
+    carry."""
     text.register_fonts()
     out = str(target) if isinstance(target, Path) else target
-    canvas = Canvas(out, pagesize=size, invariant=1, pageCompression=1, pdfVersion=version,
-                    initialFontName=text.REGULAR, initialFontSize=LABEL_SIZE)
+    canvas = canvas_class(info.color_space)(out, pagesize=size, invariant=1, pageCompression=1,
+                                            pdfVersion=version, initialFontName=text.REGULAR,
+                                            initialFontSize=LABEL_SIZE)
     canvas.setTitle(info.title)
     canvas.setAuthor(info.author or "cardgen")
     canvas.setSubject(info.subject)

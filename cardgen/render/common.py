@@ -8,5 +8,5 @@ INK = (0.0, 0.0, 0.0)
 def draw_background(canvas, ctx, color) -> None:
     """Fill the card and its bleed, so a slightly off cut shows no white."""
     b = ctx.bleed
-    canvas.setFillColorRGB(*color)
+    canvas.setFillColor(color)
     canvas.rect(-b, -b, ctx.width + 2 * b, ctx.height + 2 * b, stroke=0, fill=1)

@@ -16,8 +16,8 @@ Icon = Callable[..., None]
 
 def draw_icon(canvas, name: str, cx: float, cy: float, size: float, fill: RGB, ink: RGB) -> None:
     canvas.saveState()
-    canvas.setFillColorRGB(*fill)
-    canvas.setStrokeColorRGB(*ink)
+    canvas.setFillColor(fill)
+    canvas.setStrokeColor(ink)
     canvas.setLineWidth(max(0.6, size * 0.05))
     canvas.setLineJoin(1)
     canvas.setLineCap(1)
@@ -31,7 +31,7 @@ def _node(c, x, y, r, fill, ink, body=None):
         c.circle(x, y, r * 0.92, stroke=1, fill=1)
     else:
         body(c, x, y, r * 1.02, fill, ink)
-    c.setStrokeColorRGB(*ink)
+    c.setStrokeColor(ink)
     c.setLineWidth(r * 0.09)
     # mast below the centre, waves above it: the exact centre stays the fill colour
     c.line(x, y - r * 0.62, x, y - r * 0.22)
@@ -86,9 +86,9 @@ def _server(c, x, y, r, fill, ink):
     for k in range(3):
         top = y + r * 0.85 - k * r * 0.6
         c.roundRect(x - r * 0.8, top - r * 0.5, r * 1.6, r * 0.5, r * 0.08, stroke=1, fill=1)
-        c.setFillColorRGB(*ink)
+        c.setFillColor(ink)
         c.circle(x + r * 0.55, top - r * 0.25, r * 0.07, stroke=0, fill=1)
-        c.setFillColorRGB(*fill)
+        c.setFillColor(fill)
 
 
 def _globe(c, x, y, r, fill, ink):
@@ -129,7 +129,7 @@ def _cup(c, x, y, r, fill, ink):
 
 def _gear(c, x, y, r, fill, ink):
     _regular(c, x, y, r * 0.95, 8, inner=0.75, start=0)
-    c.setFillColorRGB(*ink)
+    c.setFillColor(ink)
     c.circle(x, y, r * 0.25, stroke=0, fill=1)
 
 
@@ -143,14 +143,14 @@ def _doc(c, x, y, r, fill, ink):
 
 def _phone(c, x, y, r, fill, ink):
     c.roundRect(x - r * 0.45, y - r * 0.9, r * 0.9, r * 1.8, r * 0.18, stroke=1, fill=1)
-    c.setFillColorRGB(*ink)
+    c.setFillColor(ink)
     c.circle(x, y - r * 0.68, r * 0.09, stroke=0, fill=1)
     c.line(x - r * 0.2, y + r * 0.72, x + r * 0.2, y + r * 0.72)
 
 
 def _ball(c, x, y, r, fill, ink):
     c.circle(x, y, r * 0.9, stroke=1, fill=1)
-    c.setFillColorRGB(*ink)
+    c.setFillColor(ink)
     _regular(c, x, y, r * 0.32, 5)
 
 
@@ -197,7 +197,7 @@ def _club(c, x, y, r, fill, ink):
 
 def _party(c, x, y, r, fill, ink):
     _polygon(c, [(x - r * 0.8, y - r * 0.9), (x - r * 0.1, y + r * 0.75), (x + r * 0.6, y - r * 0.1)])
-    c.setFillColorRGB(*ink)
+    c.setFillColor(ink)
     for dx, dy in ((0.55, 0.75), (0.8, 0.35), (0.2, 0.9)):
         c.circle(x + dx * r, y + dy * r, r * 0.08, stroke=0, fill=1)
 

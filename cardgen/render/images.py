@@ -166,4 +166,30 @@ def _draw_natural(canvas, path: Path, w: float, h: float) -> None:
 
         draw_svg(canvas, path)
     else:
-        canvas.drawImage(_source(path), 0, 0, w, h, mask="auto")
+        from .colorspace import writes_cmyk
+
+        canvas.drawImage(_cmyk_source(path) if writes_cmyk(canvas) else _source(path), 0, 0, w, h, mask="auto")
+
+
+def _cmyk_source(path: Path):
+    """What a CMYK canvas embeds for ``path``: its pixels (as embedded in RGB) in inks."""
+    stat = path.stat()
+    return _cmyk_copy(path, stat.st_size, stat.st_mtime_ns)
+
+
+@lru_cache(maxsize=64)
+def _cmyk_copy(path: Path, size: int, mtime_ns: int):
+    """A JPEG becomes a CMYK JPEG (a file, embedded as it is), other art a CMYK image with its alpha
+    kept (embedded Flate compressed with a soft mask)."""
+    from PIL import Image
+
+    from .colorspace import cmyk_pixels, cmyk_reader
+
+    with Image.open(_source(path)) as img:
+        img.load()
+        if raster(path).jpeg:
+            folder = _scratch()
+            copy = folder / f"{len(list(folder.iterdir()))}.jpg"
+            cmyk_pixels(img).save(copy, format="JPEG", quality=92)
+            return str(copy)
+        return cmyk_reader(img)

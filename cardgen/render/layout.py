@@ -628,7 +628,7 @@ def draw(canvas, ops: list[tuple]) -> None:
             canvas.ellipse(x, y, x + w, y + h, stroke=int(stroke is not None), fill=int(fill is not None))
         elif kind == "line":
             _, x1, y1, x2, y2, color, width = op
-            canvas.setStrokeColorRGB(*color)
+            canvas.setStrokeColor(color)
             canvas.setLineWidth(width)
             canvas.line(x1, y1, x2, y2)
         elif kind == "glyph":
@@ -656,10 +656,11 @@ def inline_glyph(name: str, color: RGB) -> tuple[str, RGB, RGB]:
 
 
 def _paint(canvas, fill: RGB | None, stroke: RGB | None, width: float) -> None:
+    # the colour itself, not its channels: one given in inks keeps them on a CMYK canvas
     if fill is not None:
-        canvas.setFillColorRGB(*fill)
+        canvas.setFillColor(fill)
     if stroke is not None:
-        canvas.setStrokeColorRGB(*stroke)
+        canvas.setStrokeColor(stroke)
         canvas.setLineWidth(width)
 
 

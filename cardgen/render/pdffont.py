@@ -81,6 +81,7 @@ from typing import Any
 from reportlab.pdfbase import pdfdoc
 
 from ..files import read_input
+from .colorspace import writes_cmyk
 
 #: a font file larger than this is refused (Noto Sans CJK's collection is 19 MB, its Super OTC 120 MB)
 FONT_FILE_LIMIT = 256 << 20
@@ -878,8 +879,8 @@ def draw_color_glyph(canvas, glyph: ColorGlyph, x: float, baseline: float, size:
     s = size / upem
     if glyph.png is not None and glyph.box is not None:
         x0, y0, x1, y1 = glyph.box
-        canvas.drawImage(_image(glyph.png), x + x0 * s, baseline + y0 * s, (x1 - x0) * s, (y1 - y0) * s,
-                         mask="auto")
+        canvas.drawImage(_image(glyph.png, writes_cmyk(canvas)), x + x0 * s, baseline + y0 * s, (x1 - x0) * s,
+                         (y1 - y0) * s, mask="auto")
         return
     canvas.saveState()
     for ops, rgba in glyph.layers:
@@ -903,9 +904,17 @@ def draw_color_glyph(canvas, glyph: ColorGlyph, x: float, baseline: float, size:
 
 
 @lru_cache(maxsize=512)
-def _image(png: bytes):
-    """One ImageReader per bitmap: reportlab names an image by its pixels, so each distinct glyph
-    becomes one image XObject per PDF however often it is drawn."""
+def _image(png: bytes, cmyk: bool = False):
+    """One ImageReader per bitmap (in inks for a CMYK canvas): reportlab names an image by its pixels,
+    so each distinct glyph becomes one image XObject per PDF however often it is drawn."""
     from reportlab.lib.utils import ImageReader
 
+    if cmyk:
+        from PIL import Image
+
+        from .colorspace import cmyk_reader
+
+        with Image.open(io.BytesIO(png)) as picture:
+            picture.load()
+            return cmyk_reader(picture)
     return ImageReader(io.BytesIO(png))

@@ -87,7 +87,7 @@ class TextOut:
             text._code.append(f"{name} {fp_str(size)} Tf")
             self.selected = (name, size)
         if self.ink != color and not colour:
-            text.setFillColorRGB(*color)
+            text.setFillColor(color)
             self.ink = color
         if None not in inners:
             operators = "[" + "".join(inners) + "] TJ"  # type: ignore[arg-type]

@@ -20,7 +20,7 @@ def draw(canvas, card, ctx) -> None:
     fill = GRAY if card.fields.get("gray") else (card.color or ctx.accent)
     draw_background(canvas, ctx, lighten(fill, 0.9))
     canvas.saveState()
-    canvas.setStrokeColorRGB(*INK)
+    canvas.setStrokeColor(INK)
     canvas.setLineWidth(h * 0.1)
     canvas.setLineCap(0)
     ends = {"top": (cx, h + b), "bottom": (cx, -b), "left": (-b, cy), "right": (w + b, cy)}
