@@ -153,9 +153,12 @@ def _near(value, lines):
 class _Recorder:
     """Just enough of a reportlab canvas for ``_place``: the transform it builds, applied to points."""
 
+    _fillMode = 0
+
     def __init__(self):
         self.matrix = (1.0, 0.0, 0.0, 1.0, 0.0, 0.0)
         self.corners: list[tuple[float, float]] = []
+        self._code: list[str] = []  # the clip, written as PDF
 
     def saveState(self):
         pass

@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import BinaryIO
 
 from reportlab import rl_config
+from reportlab.lib.rl_accel import fp_str
 from reportlab.pdfgen.canvas import FILL_EVEN_ODD, Canvas
 
 from ..files import atomic_path
@@ -165,9 +166,11 @@ def _place(canvas: Canvas, slot: Slot, drawing: str | Drawer, bleed: tuple[float
     (left, bottom, right, top), less the ``given_away`` triangles of bleed a neighbour shows."""
     left, bottom, right, top = bleed
     canvas.saveState()
-    path = canvas.beginPath()
-    path.rect(slot.x - left, slot.y - bottom, slot.width + left + right, slot.height + bottom + top)
-    canvas.clipPath(path, stroke=0, fill=0)
+    # the clip as reportlab's beginPath, rect and clipPath(stroke=0, fill=0) write it, without the
+    # path object (20,000 cards place 20,000 clips)
+    clip = " W* n" if canvas._fillMode == FILL_EVEN_ODD else " W n"
+    box = fp_str(slot.x - left, slot.y - bottom, slot.width + left + right, slot.height + bottom + top)
+    canvas._code.append(f"n {box} re{clip}")
     if given_away:
         # the bleed box and the triangles, even-odd: the box less the triangles (intersected with the clip above)
         path = canvas.beginPath()
@@ -179,10 +182,10 @@ def _place(canvas: Canvas, slot: Slot, drawing: str | Drawer, bleed: tuple[float
             path.close()
         canvas.clipPath(path, stroke=0, fill=0, fillMode=FILL_EVEN_ODD)
     canvas.translate(slot.x, slot.y)
-    # the drawing's box, turned, must cover the slot: move its origin to the corner it turns onto
-    shift = {0: (0.0, 0.0), 90: (slot.width, 0.0), 180: (slot.width, slot.height), 270: (0.0, slot.height)}
-    canvas.translate(*shift[slot.rotation])
     if slot.rotation:
+        # the drawing's box, turned, must cover the slot: move its origin to the corner it turns onto
+        shift = {90: (slot.width, 0.0), 180: (slot.width, slot.height), 270: (0.0, slot.height)}
+        canvas.translate(*shift[slot.rotation])
         canvas.rotate(slot.rotation)
     if isinstance(drawing, str):
         canvas.doForm(drawing)
