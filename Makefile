@@ -13,14 +13,14 @@ build: $(STAMP)
 test: check system-packages
 	$(BIN)/python -m pytest
 
-# Debian packages the tests need (fonts for every script, fontconfig, pdffonts), installed if missing
+# Debian packages the tests need (fonts for every script, fontconfig, pdffonts, ghostscript), installed if missing
 system-packages:
 	bash tools/system_packages.sh
 
 # the browser test alone (tests/test_serve_browser.py): Debian's headless Chromium, installed when
-# missing (tools/install_chromium.sh), driven by Playwright; `make test` leaves it out
+# missing (tools/system_packages.sh browser), driven by Playwright; `make test` leaves it out
 test-browser: $(STAMP) $(VENV)/.playwright
-	bash tools/install_chromium.sh
+	bash tools/system_packages.sh browser
 	$(BIN)/python -m pytest -m browser
 
 $(VENV)/.playwright: $(STAMP)

@@ -124,39 +124,32 @@ print(time.perf_counter() - start)
 
 def use_time(repeat: int) -> float:
     """Seconds per font.use call for a 40-glyph run whose glyphs the document already has."""
-    from reportlab.pdfgen.canvas import Canvas
-
     font = embedded_font(DEJAVU)
     runs = [[(g[0], DECK_TEXT[g[4]]) for g in shape(DEJAVU, DECK_TEXT[i:i + 40])] for i in range(0, 200, 40)]
-    doc = Canvas(io.BytesIO())._doc
-    for run in runs:
-        font.use(doc, run)
-    calls = 2000
-
-    def many():
-        for _ in range(calls // len(runs)):
-            for run in runs:
-                font.use(doc, run)
-
-    return best(many, repeat) / calls
+    return _per_call(font.use, runs, repeat)
 
 
 def split_time(repeat: int) -> float:
     """Seconds per reportlab TTFont.splitString of the same 40-character runs (what use() replaces)."""
     from reportlab.pdfbase.ttfonts import TTFont
-    from reportlab.pdfgen.canvas import Canvas
 
     font = TTFont("BenchSplit", str(DEJAVU))
-    runs = [DECK_TEXT[i:i + 40] for i in range(0, 200, 40)]
+    return _per_call(lambda doc, run: font.splitString(run, doc), [DECK_TEXT[i:i + 40] for i in range(0, 200, 40)],
+                     repeat)
+
+
+def _per_call(call, runs: list, repeat: int, calls: int = 2000) -> float:
+    """Seconds per ``call(doc, run)`` over ``runs`` into one document, each run seen once before timing."""
+    from reportlab.pdfgen.canvas import Canvas
+
     doc = Canvas(io.BytesIO())._doc
     for run in runs:
-        font.splitString(run, doc)
-    calls = 2000
+        call(doc, run)
 
     def many():
         for _ in range(calls // len(runs)):
             for run in runs:
-                font.splitString(run, doc)
+                call(doc, run)
 
     return best(many, repeat) / calls
 

@@ -1,27 +1,38 @@
 #!/usr/bin/env bash
-# The Debian packages the test suite needs, installed when any is missing:
-# fonts for text in every script (examples/international and its tests),
-# fontconfig to find them by name, poppler-utils (pdffonts) for the PDF
-# checks, and ghostscript (its tiffsep device) to separate a CMYK build's inks. `make test` runs this first; it does nothing when all are present,
-# and on a machine without apt-get it says what to install and goes on (the
-# tests that need a package then fail, naming it).
+# The Debian packages the tests need, installed when any is missing (as root, else through sudo):
+#   tools/system_packages.sh          what `make test` needs: fonts for text in every script
+#                                     (examples/international and its tests), fontconfig to find
+#                                     them by name, poppler-utils (pdffonts) for the PDF checks and
+#                                     ghostscript (its tiffsep device) to separate a CMYK build's inks
+#   tools/system_packages.sh browser  what `make test-browser` needs: Debian's chromium
+# It does nothing when all are present; on a machine without apt-get it says what to install and
+# goes on for the test set (those tests then fail, naming the package) and fails for the browser.
 set -euo pipefail
-packages=(fonts-noto-core fonts-noto-cjk fonts-noto-color-emoji fontconfig poppler-utils ghostscript)
+case "${1:-test}" in
+    test) packages=(fonts-noto-core fonts-noto-cjk fonts-noto-color-emoji fontconfig poppler-utils ghostscript)
+          required=0 ;;
+    browser) packages=(chromium); required=1
+             # a browser named by CARDGEN_CHROMIUM (the browser test's own setting) needs nothing
+             [ -n "${CARDGEN_CHROMIUM:-}" ] && [ -x "$CARDGEN_CHROMIUM" ] && exit 0 ;;
+    *) echo "system packages: unknown set '$1' (test or browser)" >&2; exit 2 ;;
+esac
 missing=()
 for p in "${packages[@]}"; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
 done
 [ ${#missing[@]} -eq 0 ] && exit 0
-if ! command -v apt-get >/dev/null; then
-    echo "system packages: install ${missing[*]} (the tests of text in every script need them)" >&2
-    exit 0
-fi
 sudo=""
-[ "$(id -u)" -eq 0 ] || sudo="sudo"
+if [ "$(id -u)" -ne 0 ]; then
+    command -v sudo >/dev/null && sudo="sudo"
+fi
+if ! command -v apt-get >/dev/null || { [ "$(id -u)" -ne 0 ] && [ -z "$sudo" ]; }; then
+    echo "system packages: install ${missing[*]} (apt-get install ${missing[*]})" >&2
+    exit "$required"
+fi
 echo "system packages: installing ${missing[*]}"
 export DEBIAN_FRONTEND=noninteractive
 # another apt may hold the lock for a while (a machine's own updates at boot)
-for attempt in 1 2 3 4 5 6 7 8 9 10; do
+for attempt in $(seq 1 30); do
     if $sudo apt-get install -y -q --no-install-recommends "${missing[@]}" >/tmp/cardgen-apt.log 2>&1; then
         exit 0
     fi
