@@ -134,6 +134,8 @@ class Word(NamedTuple):
     space_w1: float
     space: Piece | None = None
     parts: tuple[Word, ...] = ()
+    #: the word and its spaces as one piece, drawn so mid-line (where they are one font and colour)
+    joined: Piece | None = None
 
 
 class Paragraph(NamedTuple):
@@ -275,7 +277,7 @@ def _paragraph(runs: list[Run], chain: FontChain, direction: str, missing: dict,
         if len(pieces) == 1 and not pieces[0].icon and emergency_breakable(pieces[0].text):
             parts = _parts(pieces[0], space)
         words.append(_new(Word, (tuple(pieces), sum(p.w1 for p in pieces), space.w1 if space else 0.0, space,
-                                 parts)))
+                                 parts, None)))
         pos = end
     return _paragraph_of(tuple(words), rtl, any(level))
 
@@ -289,7 +291,11 @@ def _word(unit: str, font: str, color: RGB | None, features: tuple, level: int) 
     space = _spaces(len(unit) - len(body), font, features, level) if len(body) < len(unit) else None
     piece = _new(Piece, (body, font, color, sum(glyphs.advances) / glyphs.upem, "", glyphs, level))
     parts = _parts(piece, space) if emergency_breakable(body) else ()
-    return _new(Word, ((piece,), piece.w1, space.w1 if space else 0.0, space, parts))
+    joined = None
+    if space is not None and space.glyphs is not None:
+        both = glyphs + space.glyphs
+        joined = _new(Piece, (unit, font, color, piece.w1 + space.w1, "", both, level))
+    return _new(Word, ((piece,), piece.w1, space.w1 if space else 0.0, space, parts, joined))
 
 
 @lru_cache(maxsize=1024)
@@ -397,7 +403,7 @@ def _compound(key: tuple) -> Word:
     parts: tuple[Word, ...] = ()
     if len(pieces) == 1 and not pieces[0].icon and emergency_breakable(pieces[0].text):
         parts = _parts(pieces[0], joined)
-    return _new(Word, (tuple(pieces), sum(p.w1 for p in pieces), joined.w1 if joined else 0.0, joined, parts))
+    return _new(Word, (tuple(pieces), sum(p.w1 for p in pieces), joined.w1 if joined else 0.0, joined, parts, None))
 
 
 def _cut(segments: list[_Segment], k: int, start: int, stop: int) -> list[Piece]:
@@ -505,7 +511,7 @@ def _parts(piece: Piece, space: Piece | None) -> tuple[Word, ...]:
         start += len(cluster)
         p = piece._replace(text=cluster, w1=sum(part.advances) / part.upem, glyphs=part)
         last = i == len(clusters) - 1
-        out.append(_new(Word, ((p,), p.w1, space.w1 if last and space else 0.0, space if last else None, ())))
+        out.append(_new(Word, ((p,), p.w1, space.w1 if last and space else 0.0, space if last else None, (), None)))
     return tuple(out)
 
 
@@ -645,6 +651,9 @@ def line_ops(line: Line, size: float, x: float, baseline: float, color: RGB) -> 
     items: list[Piece] = []
     words = line.words
     for word in words[:-1]:
+        if word.joined is not None:
+            items.append(word.joined)
+            continue
         items.extend(word.pieces)
         if word.space is not None:
             items.append(word.space)
