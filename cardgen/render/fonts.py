@@ -132,6 +132,8 @@ def _check_font(data: bytes, index: int) -> None:
     """Parse what shaping and embedding read, so a broken file is one message here, not a traceback later."""
     from fontTools.ttLib import TTCollection, TTFont
 
+    from .pdffont import EmbeddedFont, FontProgramError
+
     if data[:4] not in (b"\x00\x01\x00\x00", b"OTTO", b"true", b"ttcf"):
         raise FontFileError("not a font: use a TrueType or OpenType file (.ttf, .otf, .ttc or .otc)")
     try:
@@ -144,6 +146,8 @@ def _check_font(data: bytes, index: int) -> None:
                                     f"(faces are numbered 0 to {count - 1})")
         elif index:
             raise FontFileError(f"a single font, not a collection, so it has no face {index}")
+        # what the PDF writer reads first (every table inside the file, the header's numbers, metrics)
+        EmbeddedFont(data, index, "check")
         import io
 
         font = TTFont(io.BytesIO(data), fontNumber=index if data[:4] == b"ttcf" else -1, lazy=True)
@@ -157,6 +161,8 @@ def _check_font(data: bytes, index: int) -> None:
         if outlines[0] == "glyf":
             font["loca"]
         font[outlines[0]]
+    except FontProgramError as exc:
+        raise FontFileError(f"not a usable font ({exc.message})") from None
     except FontFileError:
         raise
     except Exception as exc:
