@@ -16,7 +16,7 @@ import click
 from .errors import CardgenError
 from .export import DEFAULT_FORMAT, FORMATS
 from .games import LADDER_POLICIES, POLICIES, BuildSetting, declared_settings
-from .preflight import COLOR_SPACES, DEFAULT_MIN_PPI
+from .preflight import DEFAULT_MIN_PPI, PREFLIGHT_SPACES
 from .sheets import BACK_FLIPS, DEFAULT_SHEET, DUPLEX_MODES, INK_MODES
 
 BAD_INPUT = 2
@@ -530,7 +530,8 @@ def validate(decks, games, as_json, **shared):
 @main.command()
 @click.argument("files", nargs=-1, required=True, metavar="FILE.pdf...",
                 type=click.Path(dir_okay=True, path_type=Path))
-@click.option("--color-space", type=click.Choice(COLOR_SPACES), default=COLOR_SPACES[0], show_default=True,
+@click.option("--color-space", type=click.Choice(PREFLIGHT_SPACES), default=PREFLIGHT_SPACES[0],
+              show_default=True,
               help="What the press takes: cmyk makes any RGB colour a problem; any and rgb only report the "
                    "colour spaces used.")
 @click.option("--card", "card_text", default=None, metavar="SIZE",

@@ -33,7 +33,8 @@ from typing import Any
 from .errors import CardgenError, Location
 from .sheets.sizes import Size, card_size, describe, paper_size
 
-COLOR_SPACES = ("any", "rgb", "cmyk")
+#: what `cardgen preflight --color-space` takes: the colour spaces a build writes, and any (none checked)
+PREFLIGHT_SPACES = ("any", "rgb", "cmyk")
 #: below this a stroke is a hairline (0.25 pt, what print shops print reliably)
 HAIRLINE = 0.25
 #: the default lowest resolution of an image at its printed size: the build's own art warning
@@ -80,8 +81,8 @@ def preflight(path: Path | str, *, color_space: str = "any", card: Size | str | 
     """The findings for the PDF ``path``, page by page; CardgenError for a file that is no PDF."""
     from .files import read_input
 
-    if color_space not in COLOR_SPACES:
-        raise CardgenError(f"colour space '{color_space}': expected one of {', '.join(COLOR_SPACES)}")
+    if color_space not in PREFLIGHT_SPACES:
+        raise CardgenError(f"colour space '{color_space}': expected one of {', '.join(PREFLIGHT_SPACES)}")
     path = Path(path)
     data = read_input(path, "PDF file", MAX_FILE)
     if not data.lstrip()[:5] == b"%PDF-":
