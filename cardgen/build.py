@@ -17,6 +17,7 @@ from .errors import CardgenError
 from .export import FORMATS, DeckJob, Export, Output
 from .findings import Finding, strictly
 from .model import Deck
+from .preflight import Check
 from .prepare import BuildSettings, deck_faces, deck_template, plan_outputs, prepare_decks
 from .render.faces import Faces
 from .validate import structural_findings
@@ -105,7 +106,35 @@ def _build_decks(names: Sequence[str], out_dir: Path, settings: BuildSettings) -
             fmt.write(jobs, out_dir, {name: getattr(settings, name) for name in fmt.options})
     for result, job in zip(results, jobs):
         result.exports = job.exports
+    if settings.strict:
+        preflight_written(results, settings.color_space)
     return results
+
+
+class PreflightFailed(CardgenError):
+    """``build --strict``: a PDF the build wrote fails a print shop's preflight; exit 1, and the
+    PDFs of the build are removed."""
+
+    exit_code = 1
+
+    def __init__(self, checks: Sequence[Check]):
+        lines = "\n".join(f"  {c}" for c in checks)
+        super().__init__(f"--strict: {len(checks)} preflight problem{'s' if len(checks) != 1 else ''} in "
+                         f"what the build wrote, so its PDFs are removed:\n{lines}")
+        self.checks = list(checks)
+
+
+def preflight_written(results: Sequence[BuildResult], color_space: str) -> None:
+    """Run ``cardgen preflight`` on every PDF the build wrote (in the build's colour space, against the
+    size it wrote into each); on a problem remove them all and raise PreflightFailed."""
+    from .preflight import preflight, problems
+
+    pdfs = [e.path for r in results for e in r.exports if e.path.suffix.lower() == ".pdf" and e.path.is_file()]
+    found = [c for path in pdfs for c in problems(preflight(path, color_space=color_space))]
+    if found:
+        for path in pdfs:
+            path.unlink(missing_ok=True)
+        raise PreflightFailed(found)
 
 
 def check_outputs(planned: Sequence[tuple[Deck, Sequence[Output]]], out_dir: Path,

@@ -17,6 +17,7 @@ from .colors import COLOR_SPACES
 from .errors import CardgenError
 from .export import DEFAULT_FORMAT, FORMATS
 from .games import LADDER_POLICIES, POLICIES, BuildSetting, declared_settings
+from .preflight import DEFAULT_MIN_PPI, PREFLIGHT_SPACES
 from .sheets import BACK_FLIPS, DEFAULT_SHEET, DUPLEX_MODES, INK_MODES
 
 BAD_INPUT = 2
@@ -536,6 +537,51 @@ def validate(decks, games, as_json, **shared):
                 click.echo(f"  playtest: {p['games']} games: {p['decisive']:.0%} decisive, {p['draws']} ties, "
                            f"{p['timeouts']} timeouts; mean length {p['mean_length']:.1f} moves")
     sys.exit(0 if all(r.playable for r in reports) else UNPLAYABLE)
+
+
+@main.command()
+@click.argument("files", nargs=-1, required=True, metavar="FILE.pdf...",
+                type=click.Path(dir_okay=True, path_type=Path))
+@click.option("--color-space", type=click.Choice(PREFLIGHT_SPACES), default=PREFLIGHT_SPACES[0],
+              show_default=True,
+              help="What the press takes: cmyk makes any RGB colour a problem; any and rgb only report the "
+                   "colour spaces used.")
+@click.option("--card", "card_text", default=None, metavar="SIZE",
+              help="The card size every trimmed page must be (a name such as poker, or 63x88mm).")
+@click.option("--paper", "paper_text", default=None, metavar="PAPER",
+              help="The paper every page must be (letter, a4, ... or 210x297mm).")
+@click.option("--min-ppi", type=click.FloatRange(1, 10000), default=DEFAULT_MIN_PPI, show_default=True,
+              help="Lowest resolution of an image at its printed size (the build warns below the same).")
+@_json_option("findings")
+def preflight(files, color_space, card_text, paper_text, min_ppi, as_json):
+    """Check PDFs as a print shop does before printing them.
+
+    Fonts embedded, colour spaces, image resolution at print size, hairlines
+    (under 0.25 pt), TrimBox inside BleedBox inside MediaBox, page size against
+    --card or --paper (or the size cardgen wrote into its own PDFs). One line
+    per problem with its page. Exit 0 when clean, 1 on a problem, 2 on a file
+    that is no readable PDF.
+    """
+    from .preflight import preflight as check_pdf
+    from .preflight import problems
+    from .sheets.sizes import card_size, paper_size
+
+    card = card_size(card_text) if card_text is not None else None
+    paper = paper_size(paper_text) if paper_text is not None else None
+    found = [check_pdf(path, color_space=color_space, card=card, paper=paper, min_ppi=min_ppi) for path in files]
+    if as_json:
+        click.echo(json.dumps([{"file": str(path), "problems": len(problems(checks)),
+                                "checks": [c.as_dict() for c in checks]} for path, checks in zip(files, found)],
+                              indent=2))
+    else:
+        for path, checks in zip(files, found):
+            bad = problems(checks)
+            notes = [c for c in checks if c.severity != "problem"]
+            click.echo(f"{path}: {'clean' if not bad else f'{len(bad)} problem' + ('s' if len(bad) != 1 else '')}"
+                       + "".join(f"; {c.message}" for c in notes))
+            for check in bad:
+                click.echo(f"  {check}")
+    sys.exit(UNPLAYABLE if any(problems(checks) for checks in found) else 0)
 
 
 def _jobs_option(func):

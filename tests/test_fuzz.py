@@ -12,7 +12,18 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 sys.path.insert(0, str(ROOT / "tools"))
-from fuzz import ART_DECK, mutate, mutate_svg, mutate_xlsx, sources, svg_sources, xlsx_source
+from fuzz import (
+    ART_DECK,
+    FONT_DECKS,
+    font_sources,
+    mutate,
+    mutate_font,
+    mutate_svg,
+    mutate_xlsx,
+    sources,
+    svg_sources,
+    xlsx_source,
+)
 
 #: the bundled decks and the starter deck, each with its folder (the starter's removed at exit)
 _STARTER = tempfile.TemporaryDirectory(prefix="cardgen-fuzz-starter-")
@@ -99,3 +110,23 @@ def test_a_mutated_xlsx_workbook_exits_0_or_2_with_one_line(tmp_path_factory, se
     (work / "fuzzed.xlsx").write_bytes(mutate_xlsx(BOOK, random.Random(seed)))
     deck = (ROOT / "examples" / "argonauts" / "argonauts.yaml").read_text(encoding="utf-8")
     _build(work, deck.replace("\ncsv: cards.csv\n", "\nxlsx: fuzzed.xlsx\n"))
+
+
+FONTS = font_sources()
+SOUND = (ROOT / "cardgen" / "fonts" / "DejaVuSans.ttf").read_bytes()
+
+
+def test_font_mutations_are_seeded_and_change_the_file():
+    assert len(FONTS) >= 4
+    data = FONTS[0][1]
+    assert mutate_font(data, random.Random(4)) == mutate_font(data, random.Random(4)) != data
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture,
+                                                                  HealthCheck.too_slow])
+@given(seed=st.integers(0, 2**32 - 1), which=st.integers(0, len(FONTS) - 1), deck=st.integers(0, 1))
+def test_a_mutated_font_exits_0_or_2_with_one_line(tmp_path_factory, seed, which, deck):
+    work = tmp_path_factory.mktemp("font")
+    (work / "fuzzed.ttf").write_bytes(mutate_font(FONTS[which][1], random.Random(seed)))
+    (work / "sound.ttf").write_bytes(SOUND)
+    _build(work, FONT_DECKS[deck])

@@ -22,7 +22,7 @@ PARTS = {
     "sheets": ("sheets",),
     "export": ("export",),
     "flows": ("prepare", "resolve", "build", "validate", "playtest", "search", "ladder", "analyze",
-              "preview", "calibrate", "starter", "serve"),
+              "preview", "calibrate", "starter", "serve", "preflight"),
     "cli": ("cli", "__main__"),
 }
 

@@ -4,14 +4,21 @@ on each, and count what went wrong.
     .venv/bin/python tools/fuzz.py --decks 10000 --seed 1      # make fuzz: the long profile
     .venv/bin/python tools/fuzz.py --decks 50                  # a short look
     .venv/bin/python tools/fuzz.py --kind svg --kind xlsx --decks 4000 --jobs 2   # art and workbooks
+    .venv/bin/python tools/fuzz.py --kind font --decks 100                       # font files
+    .venv/bin/python tools/fuzz.py --kind svg --kind font --kind xlsx --decks 5000 --fork  # make fuzz, half
 
 --kind yaml (the default) mutates deck files; svg mutates the bundled and example SVG art (numbers,
 repeated elements, raster images, references to other files, entities, text, truncation) drawn as a
 card's image; xlsx mutates a real workbook written by openpyxl from the examples' CSV (its XML parts:
-cells, formulas without values, DOCTYPEs, inflated parts; and its zip bytes).
+cells, formulas without values, DOCTYPEs, inflated parts; and its zip bytes); font mutates the bundled
+DejaVu faces and a Noto face where the system has one (cut short, bytes changed, table directory and
+header fields made wrong), set as a deck's text font or as the bold face of a sound family.
 
 Each mutated deck runs `cardgen build` in its own process under a time limit and an address-space
-limit. A run is fine when it exits 0, 1 or 2 with no traceback and, on exit 2, writes nothing.
+limit; with --fork, in a child forked from this process with cardgen already imported (the same
+build and limits without Python's start-up, its time limit in seconds of CPU; its peak resident size
+counts the pages it shares with this process, so the figure is a bound). A run is fine when it
+exits 0, 1 or 2 with no traceback and, on exit 2, writes nothing.
 Prints the counts (exit codes, tracebacks, hangs, memory failures, half-written outputs) and the
 slowest and largest runs, and exits 1 if anything was wrong. `mutate` is also used by the test suite
 (tests/test_fuzz.py), which runs a short in-process profile under hypothesis.
@@ -20,6 +27,7 @@ from __future__ import annotations
 
 import argparse
 import io
+import math
 import os
 import random
 import re
@@ -31,7 +39,9 @@ import time
 import zipfile
 from collections import Counter
 from concurrent.futures import ThreadPoolExecutor
+from functools import partial
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -188,6 +198,61 @@ def mutate_xlsx(data: bytes, rng: random.Random) -> bytes:
 ART_DECK = "deck: fuzzed\nname: Fuzzed\ncards:\n  - {id: a, title: A, image: fuzzed.svg}\n"
 
 
+def font_sources() -> list[tuple[str, bytes]]:
+    """The fonts cardgen ships and a Noto face where the system has one (name, bytes)."""
+    found = sorted(ROOT.glob("cardgen/fonts/*.ttf"))
+    found += [p for p in (Path("/usr/share/fonts/truetype/noto/NotoSans-Regular.ttf"),) if p.is_file()]
+    return [(p.name, p.read_bytes()) for p in found]
+
+
+def mutate_font(data: bytes, rng: random.Random) -> bytes:
+    """``data`` (a TrueType or OpenType file) with one or two random edits: cut short (to 1,000 bytes,
+    half, anywhere), bytes changed, a table's offset or length in the directory made wrong, a table
+    overwritten, the table count or a header field (units per em, glyph count, metrics count) changed."""
+    raw = bytearray(data)
+    tables: dict[bytes, tuple[int, int, int]] = {}  # tag -> (directory record offset, table offset, length)
+    count = int.from_bytes(raw[4:6], "big") if len(raw) >= 12 else 0
+    for i in range(min(count, (len(raw) - 12) // 16)):
+        at = 12 + 16 * i
+        tables[bytes(raw[at:at + 4])] = (at, int.from_bytes(raw[at + 8:at + 12], "big"),
+                                         int.from_bytes(raw[at + 12:at + 16], "big"))
+    for _ in range(rng.randint(1, 2)):
+        op = rng.randrange(7)
+        if op == 0:
+            raw = raw[: rng.choice([1000, len(raw) // 2, rng.randrange(len(raw) + 1), 12, 0])]
+            break
+        if op == 1:
+            for _ in range(rng.choice([1, 5, 50])):
+                if raw:
+                    raw[rng.randrange(len(raw))] = rng.randrange(256)
+        elif op == 2 and tables:
+            record, _, _ = tables[rng.choice(sorted(tables))]
+            field = record + rng.choice([8, 12])  # the table's offset or its length
+            value = rng.choice([0, 1, len(raw) - 1, len(raw) + 1000, 0xFFFFFFFF, rng.randrange(1 << 32)])
+            raw[field:field + 4] = value.to_bytes(4, "big")
+        elif op == 3 and tables:
+            _, offset, length = tables[rng.choice(sorted(tables))]
+            fill = rng.choice([0, 0xFF])
+            raw[offset:offset + length] = bytes([fill]) * len(raw[offset:offset + length])
+        elif op == 4:
+            raw[4:6] = rng.choice([0, 1, 200, 0xFFFF]).to_bytes(2, "big")
+        elif op == 5:
+            for tag, place, size in ((b"head", 18, 2), (b"maxp", 4, 2), (b"hhea", 34, 2), (b"OS/2", 0, 2)):
+                if tag in tables and rng.random() < 0.5:
+                    offset = tables[tag][1] + place
+                    raw[offset:offset + size] = rng.choice([0, 1, 0xFFFF]).to_bytes(size, "big")
+        else:
+            raw[:4] = rng.choice([b"OTTO", b"true", b"ttcf", b"\x00\x01\x00\x00", b"wOFF"])
+    return bytes(raw)
+
+
+#: a deck setting its text in the fuzzed font: as the one family, or as the bold face of a sound one
+FONT_DECKS = [("deck: fuzzed\nname: Fuzzed\nfonts:\n  Fuzzed: fuzzed.ttf\nfont_fallback: [Fuzzed]\ncards:\n"
+               "  - {id: a, title: Fuzzed, text: 'Hello <b>bold</b> Ωμέγα 123'}\n"),
+              ("deck: fuzzed\nname: Fuzzed\nfonts:\n  Fuzzed: {regular: sound.ttf, bold: fuzzed.ttf}\n"
+              "font_fallback: [Fuzzed]\ncards:\n  - {id: a, title: Fuzzed, text: 'Hello <b>bold</b> face'}\n")]
+
+
 def sources(starter: Path) -> list[tuple[str, Path]]:
     """The decks to mutate, each with the folder whose files (CSV, art) it needs beside it; the
     starter deck is written into ``starter`` (the caller's to remove)."""
@@ -202,37 +267,42 @@ def sources(starter: Path) -> list[tuple[str, Path]]:
 
 
 def run_one(text: str, folder: Path | None, work: Path, timeout: float, memory_mb: int,
-            files: dict[str, bytes] | None = None) -> dict:
-    """``cardgen build`` of the deck ``text`` in ``work`` (``folder``'s files beside it, and ``files``)."""
+            files: dict[str, Any] | None = None, fork: bool = False) -> dict:
+    """``cardgen build`` of the deck ``text`` in ``work`` (``folder``'s files beside it, and ``files``):
+    in a new Python process, or with ``fork`` in a child of this one (cardgen already imported)."""
     shutil.rmtree(work, ignore_errors=True)
     if folder is not None:
         shutil.copytree(folder, work, ignore=shutil.ignore_patterns("*.yaml", "__pycache__"))
     work.mkdir(parents=True, exist_ok=True)
     for name, content in (files or {}).items():
-        (work / name).write_bytes(content)
+        (work / name).write_bytes(content() if callable(content) else content)
     deck = work / "fuzzed.yaml"
     deck.write_text(text, encoding="utf-8", errors="surrogatepass")
     out = work / "out"
+    if fork:
+        returncode, output, seconds, rss_mb = _forked_build(deck, out, work, timeout, memory_mb)
+        if returncode is None:
+            return {"outcome": "hang", "seconds": seconds, "rss_mb": rss_mb, "output": output[-2000:]}
+    else:
+        def limits() -> None:
+            import resource
 
-    def limits() -> None:
-        import resource
+            resource.setrlimit(resource.RLIMIT_AS, (memory_mb << 20, memory_mb << 20))
 
-        resource.setrlimit(resource.RLIMIT_AS, (memory_mb << 20, memory_mb << 20))
-
-    started = time.perf_counter()
-    process = subprocess.Popen([sys.executable, "-m", "cardgen", "build", str(deck), "--out", str(out)],
-                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, preexec_fn=limits,
-                               cwd=work, env={**os.environ, "PYTHONPATH": str(ROOT)})
-    try:
-        stdout, stderr = process.communicate(timeout=timeout)
-    except subprocess.TimeoutExpired:
-        process.kill()
-        process.communicate()
-        return {"outcome": "hang", "seconds": timeout, "rss_mb": 0.0}
-    seconds = time.perf_counter() - started
-    rss_mb = _peak_rss_mb()
-    output = stdout + stderr
-    returncode = process.returncode
+        started = time.perf_counter()
+        process = subprocess.Popen([sys.executable, "-m", "cardgen", "build", str(deck), "--out", str(out)],
+                                   stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, preexec_fn=limits,
+                                   cwd=work, env={**os.environ, "PYTHONPATH": str(ROOT)})
+        try:
+            stdout, stderr = process.communicate(timeout=timeout)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.communicate()
+            return {"outcome": "hang", "seconds": timeout, "rss_mb": 0.0}
+        seconds = time.perf_counter() - started
+        rss_mb = _peak_rss_mb()
+        output = stdout + stderr
+        returncode = process.returncode
     if "MemoryError" in output:
         outcome = "memory"
     elif "Traceback" in output:
@@ -246,6 +316,66 @@ def run_one(text: str, folder: Path | None, work: Path, timeout: float, memory_m
     return {"outcome": outcome, "seconds": seconds, "rss_mb": rss_mb, "output": output[-2000:]}
 
 
+#: with --fork, how many times ``--timeout`` of the clock a run may take (its CPU time is what counts)
+WALL_FACTOR = 6
+
+
+def _forked_build(deck: Path, out: Path, work: Path, timeout: float,
+                  memory_mb: int) -> tuple[int | None, str, float, float]:
+    """``cardgen build DECK --out OUT`` in a forked child under the address-space limit, stopped after
+    ``timeout`` seconds of CPU (or ``WALL_FACTOR`` times that of the clock, for a run that waits):
+    (exit code or None for a hang, its output, CPU seconds, its peak resident MB). CPU time, since on
+    a machine shared with other work the clock says more about the others than about the run. The
+    child starts as a copy of this process, so its peak counts this process's pages too: a bound."""
+    import resource
+    import signal
+    import traceback
+
+    log = work / "output.txt"
+    started = time.perf_counter()
+    pid = os.fork()
+    if pid == 0:  # the child: never returns
+        code = 70
+        try:
+            fd = os.open(log, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644)
+            os.dup2(fd, 1)
+            os.dup2(fd, 2)
+            os.chdir(work)
+            resource.setrlimit(resource.RLIMIT_AS, (memory_mb << 20, memory_mb << 20))
+            cpu = math.ceil(timeout)
+            resource.setrlimit(resource.RLIMIT_CPU, (cpu, cpu + 1))  # SIGXCPU past it: a hang
+            from cardgen.cli import main as cardgen
+
+            try:
+                cardgen(["build", str(deck), "--out", str(out)], prog_name="cardgen")
+                code = 0
+            except SystemExit as exc:
+                code = exc.code if isinstance(exc.code, int) else (0 if exc.code is None else 1)
+            except BaseException:
+                traceback.print_exc()
+                code = 1
+        finally:
+            try:
+                sys.stdout.flush()
+                sys.stderr.flush()
+            finally:
+                os._exit(code)
+    deadline = started + timeout * WALL_FACTOR
+    while True:
+        done, status, usage = os.wait4(pid, os.WNOHANG)
+        if done:
+            break
+        if time.perf_counter() > deadline:
+            os.kill(pid, signal.SIGKILL)
+            _, status, usage = os.wait4(pid, 0)
+            break
+        time.sleep(0.005)
+    seconds = usage.ru_utime + usage.ru_stime
+    output = log.read_text(errors="replace") if log.exists() else ""
+    if os.WIFSIGNALED(status) and os.WTERMSIG(status) in (signal.SIGXCPU, signal.SIGKILL):
+        return None, output, seconds, usage.ru_maxrss / 1024
+    return os.waitstatus_to_exitcode(status), output, seconds, usage.ru_maxrss / 1024
+
 
 def _peak_rss_mb() -> float:
     """The largest resident size any run has reached so far, in MB (the kernel's high-water mark of
@@ -254,12 +384,29 @@ def _peak_rss_mb() -> float:
     return resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
 
 
+# each file is mutated when its input runs, from a seed drawn in turn: 10,000 mutated fonts or inflated
+# workbooks would not fit in memory (and a large fuzzing process makes every run it starts larger)
+def _seeded_font(data: bytes, seed: int) -> bytes:
+    return mutate_font(data, random.Random(seed))
+
+
+def _seeded_svg(text: str, seed: int) -> bytes:
+    return mutate_svg(text, random.Random(seed)).encode("utf-8", "replace")
+
+
+def _seeded_xlsx(data: bytes, seed: int) -> bytes:
+    return mutate_xlsx(data, random.Random(seed))
+
+
 def cases(kinds: list[str], starter: Path, rng: random.Random, count: int) -> list[tuple[str, str, Path | None,
-                                                                                     dict[str, bytes]]]:
-    """``count`` mutated inputs, the kinds taken in turn: (kind, deck text, folder to copy, files)."""
+                                                                                     dict[str, Any]]]:
+    """``count`` mutated inputs, the kinds taken in turn: (kind, deck text, folder to copy, files: bytes,
+    or a function making them when the input runs)."""
     decks = sources(starter) if "yaml" in kinds else []
     art = svg_sources() if "svg" in kinds else []
     book = xlsx_source() if "xlsx" in kinds else b""
+    fonts = font_sources() if "font" in kinds else []
+    sound = (ROOT / "cardgen" / "fonts" / "DejaVuSans.ttf").read_bytes() if fonts else b""
     argonauts = (ROOT / "examples" / "argonauts" / "argonauts.yaml").read_text(encoding="utf-8")
     xlsx_deck = argonauts.replace("\ncsv: cards.csv\n", "\nxlsx: fuzzed.xlsx\n")
     made = []
@@ -270,23 +417,49 @@ def cases(kinds: list[str], starter: Path, rng: random.Random, count: int) -> li
             made.append((kind, mutate(text, rng), folder, {}))
         elif kind == "svg":
             source = art[(n // len(kinds)) % len(art)]
-            made.append((kind, ART_DECK, None, {"fuzzed.svg": mutate_svg(source, rng).encode("utf-8", "replace")}))
+            made.append((kind, ART_DECK, None, {"fuzzed.svg": partial(_seeded_svg, source, rng.getrandbits(64))}))
+        elif kind == "font":
+            turn = n // len(kinds)
+            _, data = fonts[turn % len(fonts)]
+            deck = FONT_DECKS[(turn // len(fonts)) % len(FONT_DECKS)]
+            mutation = partial(_seeded_font, data, rng.getrandbits(64))
+            made.append((kind, deck, None, {"fuzzed.ttf": mutation, "sound.ttf": sound}))
         else:  # the Argonauts example, its cards read from the workbook instead of its CSV
-            made.append((kind, xlsx_deck, ROOT / "examples" / "argonauts", {"fuzzed.xlsx": mutate_xlsx(book, rng)}))
+            made.append((kind, xlsx_deck, ROOT / "examples" / "argonauts",
+                         {"fuzzed.xlsx": partial(_seeded_xlsx, book, rng.getrandbits(64))}))
     return made
+
+
+def _warm_up() -> None:
+    """Import what a build imports, once, before the children are forked (from this checkout)."""
+    import importlib
+
+    sys.path.insert(0, str(ROOT))
+    for module in ("cardgen.cli", "cardgen.build", "cardgen.export.pdf", "cardgen.render.layout",
+                   "cardgen.render.svg", "cardgen.deck"):
+        importlib.import_module(module)
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--decks", type=int, default=200, help="mutated inputs to run (default 200)")
     parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--kind", action="append", choices=("yaml", "svg", "xlsx"),
-                        help="what to mutate (repeatable; default yaml): deck files, SVG art, XLSX workbooks")
+    parser.add_argument("--kind", action="append", choices=("yaml", "svg", "xlsx", "font"),
+                        help="what to mutate (repeatable; default yaml): deck files, SVG art, XLSX workbooks, "
+                             "font files")
     parser.add_argument("--jobs", type=int, default=1, help="runs at a time (default 1)")
-    parser.add_argument("--timeout", type=float, default=10.0, help="seconds a run may take (default 10)")
+    parser.add_argument("--timeout", type=float, default=10.0,
+                        help="seconds a run may take (default 10; with --fork, seconds of CPU)")
     parser.add_argument("--memory-mb", type=int, default=500, help="address space a run may use (default 500)")
+    parser.add_argument("--fork", action="store_true",
+                        help="run each input in a child forked from this process, cardgen imported once (the "
+                             "same build without Python's start-up, several times faster; one run at a time)")
     args = parser.parse_args(argv)
     kinds = args.kind or ["yaml"]
+    if args.fork:
+        if args.jobs != 1:
+            parser.error("--fork runs one input at a time: start several with different --seed for more")
+        _warm_up()
     rng = random.Random(args.seed)
     counts: Counter[str] = Counter()
     slowest: list[tuple[float, int]] = []
@@ -298,7 +471,7 @@ def main(argv: list[str] | None = None) -> int:
         def one(n: int) -> tuple[int, str, dict]:
             kind, text, folder, files = made[n]
             return n, kind, run_one(text, folder, Path(tmp) / f"run{n % max(args.jobs, 1)}-{n}", args.timeout,
-                                    args.memory_mb, files)
+                                    args.memory_mb, files, fork=args.fork)
 
         with ThreadPoolExecutor(max_workers=max(args.jobs, 1)) as pool:
             for done, (n, kind, result) in enumerate(pool.map(one, range(args.decks)), start=1):
@@ -313,7 +486,7 @@ def main(argv: list[str] | None = None) -> int:
                     print(f"  {done} inputs: {dict(counts)}; largest run so far {peak:.0f} MB", flush=True)
     print(f"{args.decks} mutated inputs ({', '.join(kinds)}), seed {args.seed}: "
           + ", ".join(f"{k} {v}" for k, v in sorted(counts.items())))
-    print("slowest runs: " + ", ".join(f"#{n} {s:.1f} s" for s, n in slowest))
+    print(f"slowest runs{' (CPU)' if args.fork else ''}: " + ", ".join(f"#{n} {s:.1f} s" for s, n in slowest))
     print(f"largest run: {peak:.0f} MB resident (the address space of each is capped at {args.memory_mb} MB)")
     for n, outcome, output in bad[:5]:
         print(f"--- input #{n}: {outcome}\n{output}")

@@ -55,7 +55,8 @@ def write_one_pdf(jobs: Sequence[DeckJob], out_dir: Path, options: Mapping[str, 
     name = first.id if len(jobs) == 1 else "cards"
     names = " + ".join(job.deck.name for job in jobs)
     info = PdfInfo(title=names, author=first.author if len(jobs) == 1 and first.author else "cardgen",
-                   subject=_subject(template, options), label=names, color_space=options["color_space"])
+                   subject=_subject(template, options), label=names, color_space=options["color_space"],
+                   keywords=_keywords(template))
     combined = Output(out_dir / f"{name}.pdf", tuple(cards))
     pages = write_pdf(combined.path, _printing(first, template, options), drawings, placed, info)
     jobs[0].exports.append(Export(FORMAT.name, combined.path, combined.count, pages=pages))
@@ -84,7 +85,7 @@ def write_output(deck: Deck, output: Output, template: SheetTemplate, options: M
         deck.per_player else ""
     info = PdfInfo(title=f"{deck.name}{who}", author=deck.author or "cardgen",
                    subject=_subject(template, options), label=f"{deck.name}{who}",
-                   color_space=options["color_space"])
+                   color_space=options["color_space"], keywords=_keywords(template))
     return write_pdf(output.path, _printing(deck, template, options), drawings, placed, info)
 
 
@@ -93,6 +94,12 @@ def _printing(deck: Deck, template: SheetTemplate, options: Mapping[str, Any]) -
     return Printing(template, options["duplex"], (mm(back[0]), mm(back[1])), (mm(front[0]), mm(front[1])),
                     portrait=turns(template, deck.landscape), backs_at_end=options["backs_at_end"],
                     back_marks=options["back_marks"])
+
+
+def _keywords(template: SheetTemplate) -> str:
+    from .sheets import size_keyword
+
+    return size_keyword("paper", template.page_width, template.page_height)
 
 
 def _subject(template: SheetTemplate, options: Mapping[str, Any]) -> str:

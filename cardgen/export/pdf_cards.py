@@ -11,7 +11,7 @@ from .formats import DeckJob, Export, Format, printed_keys, whose
 def write(jobs: Sequence[DeckJob], out_dir: Path, options: Mapping[str, Any]) -> None:
     """OUT/STEM-cards.pdf for each output, a page per printed side (TrimBox and BleedBox set)."""
     from .cards import write_card_pdf
-    from .sheets import PdfInfo
+    from .sheets import PdfInfo, size_keyword
 
     for job in jobs:
         deck = job.deck
@@ -23,7 +23,8 @@ def write(jobs: Sequence[DeckJob], out_dir: Path, options: Mapping[str, Any]) ->
             info = PdfInfo(title=f"{deck.name}{whose(output)}", author=deck.author or "cardgen",
                            subject=f"one card per page, fronts and backs alternating, "
                                    f"{box.bleed / 72 * 25.4:.2f} mm bleed (TrimBox and BleedBox set)",
-                           color_space=options["color_space"])
+                           color_space=options["color_space"],
+                           keywords=size_keyword("card", box.width, box.height))
             write_card_pdf(path, drawings, pages, box, info)
             job.exports.append(Export(FORMAT.name, path, output.count, 1))
 

@@ -7,6 +7,7 @@ failed build never leaves half a PDF or destroys the previous good one.
 """
 from __future__ import annotations
 
+import re
 from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
@@ -55,6 +56,23 @@ class PdfInfo:
     label: str = ""
     #: how its colours are written: "rgb" as given, "cmyk" in inks (``render.colorspace``)
     color_space: str = "rgb"
+    #: the size of every page's trim, ``cardgen-paper=WxHpt`` or ``cardgen-card=WxHpt``: what
+    #: ``cardgen preflight`` checks the pages against when no size is given
+    keywords: str = ""
+
+
+_SIZE_KEYWORD = re.compile(r"\bcardgen-(card|paper)=(\d+(?:\.\d+)?)x(\d+(?:\.\d+)?)pt\b")
+
+
+def size_keyword(kind: str, width: float, height: float) -> str:
+    """The keyword saying a PDF's pages are trimmed to a ``card`` or a ``paper`` of this size (points)."""
+    return f"cardgen-{kind}={width:.2f}x{height:.2f}pt"
+
+
+def read_size_keyword(keywords: str) -> tuple[str, float, float] | None:
+    """(kind, width, height) of the first ``size_keyword`` in ``keywords``, if any."""
+    match = _SIZE_KEYWORD.search(keywords)
+    return (match.group(1), float(match.group(2)), float(match.group(3))) if match else None
 
 
 def write_pdf(path: Path, printing: Printing, drawings: Mapping[str, Drawer], cards: Sequence[PlacedCard],
@@ -71,6 +89,9 @@ def _write(target: Path, printing: Printing, drawings: Mapping[str, Drawer], car
     # Duplex needs PDF 1.7 and PrintScaling 1.6
     duplex = None if printing.backs_at_end else DUPLEX_PREFERENCE[printing.duplex]
     canvas = new_canvas(target, (t.page_width, t.page_height), info, (1, 7) if duplex else (1, 6))
+    # a sheet is cut at its paper's edge, and its art bleeds inside it: what a print shop's preflight reads
+    canvas.setTrimBox((0, 0, t.page_width, t.page_height))
+    canvas.setBleedBox((0, 0, t.page_width, t.page_height))
     canvas.setViewerPreference("PrintScaling", "None")
     if duplex:
         canvas.setViewerPreference("Duplex", duplex)
@@ -120,6 +141,8 @@ def new_canvas(target: Path | BinaryIO, size: tuple[float, float], info: PdfInfo
     canvas.setTitle(info.title)
     canvas.setAuthor(info.author or "cardgen")
     canvas.setSubject(info.subject)
+    # the colour space's own keywords (a CMYK canvas sets them), then the size the pages trim to
+    canvas.setKeywords(", ".join(k for k in (canvas._doc.info.keywords or "", info.keywords) if k))
     canvas.setCreator(f"cardgen {_version()}")
     return canvas
 

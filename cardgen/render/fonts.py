@@ -157,7 +157,9 @@ def _check_font(path: str, data: bytes, index: int) -> None:
     except FontFileError:
         raise
     except FontProgramError as exc:
-        raise FontFileError(f"not a usable font ({exc})") from None
+        # the caller names the file: the reason alone
+        reason = exc.message.partition("': ")[2] if exc.message.startswith("font file '") else exc.message
+        raise FontFileError(f"not a usable font ({reason})") from None
     except Exception as exc:
         raise FontFileError(f"not a usable font (a damaged or cut-off file: {exc.__class__.__name__})") from None
 

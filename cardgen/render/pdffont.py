@@ -73,13 +73,14 @@ import zlib
 from array import array
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import lru_cache, wraps
 from itertools import pairwise
 from pathlib import Path
 from typing import Any
 
 from reportlab.pdfbase import pdfdoc
 
+from ..errors import CardgenError
 from ..files import read_input
 from .colorspace import writes_cmyk
 
@@ -89,8 +90,25 @@ FONT_FILE_LIMIT = 256 << 20
 PROGRAM_CACHE = 32
 
 
-class FontProgramError(ValueError):
-    """A font file whose data cannot be read or embedded; the message says why, in a few words."""
+class FontProgramError(CardgenError, ValueError):
+    """A font file whose data cannot be read or embedded; the message says why, in a few words (and,
+    raised from a face read from a file, which file: a glyph found broken only as a PDF is written
+    is still one message and exit 2, never a traceback)."""
+
+
+def _naming_the_file(method):
+    """``method`` of an EmbeddedFont, its FontProgramError saying which font file it is about."""
+
+    @wraps(method)
+    def named(self, *args, **kwargs):
+        try:
+            return method(self, *args, **kwargs)
+        except FontProgramError as exc:
+            if not self.source or exc.message.startswith("font file "):
+                raise
+            raise FontProgramError(f"font file '{self.source}': {exc.message}") from None
+
+    return named
 
 
 @dataclass(frozen=True)
@@ -121,7 +139,7 @@ def embedded_font(path: Path | str, index: int = 0) -> EmbeddedFont:
 def _embedded_font(path: str, mtime: int, index: int) -> EmbeddedFont:
     data = read_input(Path(path), "font file", FONT_FILE_LIMIT)
     digest = hashlib.sha1(f"{path}\0{mtime}".encode()).hexdigest()[:8]
-    return EmbeddedFont(data, index, f"{Path(path).stem}-{index}-{digest}")
+    return EmbeddedFont(data, index, f"{Path(path).stem}-{index}-{digest}", source=Path(path).name)
 
 
 # --- reading a face -----------------------------------------------------------------
@@ -162,15 +180,21 @@ class EmbeddedFont:
 
     _dynamicFont = 1  # reportlab: never ask getInternalFontName for this font
 
-    def __init__(self, data: bytes, index: int, key: str):
+    def __init__(self, data: bytes, index: int, key: str, source: str = ""):
         self.data = data
         self.index = index
         self.key = key
+        #: the font file's name, for messages ("" for data from elsewhere)
+        self.source = source
         self.fontName = "pdffont:" + key  # reportlab reads fontName off a delayed font
         self._docs: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
         self._programs: dict[frozenset[int], tuple[bytes, bytes | None]] = {}
         self._widths: dict[int, float] = {}
-        font = _open(data, index)
+        self._open_face()
+
+    @_naming_the_file
+    def _open_face(self) -> None:
+        font = _open(self.data, self.index)
         self._font = font
         try:
             self._read_tables(font)
@@ -207,6 +231,7 @@ class EmbeddedFont:
         """The glyph's advance width in font units (hmtx)."""
         return self._advances[gid] if gid < len(self._advances) else self._advances[-1]
 
+    @_naming_the_file
     def use(self, doc, glyphs: Iterable[tuple[int, str]]) -> str:
         """Record ``(gid, text)`` pairs as used in ``doc``; the font's resource name ('/F3') for Tf."""
         state = self._docs.get(doc)
@@ -224,6 +249,7 @@ class EmbeddedFont:
                 used[gid] = text
         return state[0]
 
+    @_naming_the_file
     def glyph_operators(self, glyphs: Sequence[tuple[int, float, float, float]], size: float) -> str:
         """TJ/Ts operators showing positioned glyphs ``(gid, x_advance, x_offset, y_offset)`` (font
         units, y up) from the current text position; afterwards the position is the start plus the
@@ -299,9 +325,11 @@ class EmbeddedFont:
         hexes = _hex(ids)
         return f"[<{hexes}> {_num(shift)}] TJ" if shift else f"[<{hexes}>] TJ"
 
+    @_naming_the_file
     def color_glyph(self, gid: int) -> ColorGlyph | None:
         return color_glyph(self.data, self.index, gid)
 
+    @_naming_the_file
     def subset_program(self, gids: Iterable[int]) -> bytes:
         """The TrueType font program of the glyphs ``gids`` (and .notdef and their components)."""
         for gid in gids:
@@ -311,6 +339,7 @@ class EmbeddedFont:
 
     # -- reportlab's delayed-font protocol ---------------------------------------------------
 
+    @_naming_the_file
     def addObjects(self, doc) -> None:
         """Write this font's objects for ``doc`` (reportlab calls it when the document is saved)."""
         state = self._docs.pop(doc, None)
