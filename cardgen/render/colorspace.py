@@ -4,8 +4,9 @@ A ``CmykCanvas`` sends every colour set on it through ``colors.device_cmyk``:
 cardgen's own drawing, its text objects, the art svglib draws through
 reportlab (gradients too) and its crop marks and labels. Raster art and
 colour glyph pictures are converted pixel by pixel (``cmyk_pixels``, the same
-conversion) before they are embedded. An RGB build uses reportlab's plain
-canvas, so it writes what it always wrote, byte for byte.
+conversion) before they are embedded. An RGB build writes colours as reportlab
+does. Both canvases are ``pdfcanvas.PdfCanvas``, whose forms keep the gradients
+and opacities they use.
 """
 from __future__ import annotations
 
@@ -14,16 +15,16 @@ from typing import Any
 from PIL import Image, ImageChops, ImageMath
 from reportlab.lib.colors import CMYKColor, Color, toColor
 from reportlab.lib.utils import ImageReader
-from reportlab.pdfgen.canvas import Canvas
 
 from ..colors import COLOR_SPACES, device_cmyk, grey_black
+from .pdfcanvas import PdfCanvas
 
 
-def canvas_class(color_space: str) -> type[Canvas]:
+def canvas_class(color_space: str) -> type[PdfCanvas]:
     """The canvas that writes colours in ``color_space``."""
     if color_space not in COLOR_SPACES:
         raise ValueError(f"unknown colour space {color_space!r}: one of {', '.join(COLOR_SPACES)}")
-    return CmykCanvas if color_space == "cmyk" else Canvas
+    return CmykCanvas if color_space == "cmyk" else PdfCanvas
 
 
 def writes_cmyk(canvas: Any) -> bool:
@@ -36,7 +37,7 @@ def writes_cmyk(canvas: Any) -> bool:
 CMYK_KEYWORDS = "CMYK, DeviceCMYK, no output intent"
 
 
-class CmykCanvas(Canvas):
+class CmykCanvas(PdfCanvas):
     """A canvas whose every colour is CMYK: reportlab calls ``to_inks`` on each colour a fill or a stroke
     is set to (on the canvas and on its text objects), and the gradients svglib draws are given inks
     here, as reportlab's gradients do not ask it."""
