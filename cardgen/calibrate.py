@@ -24,9 +24,9 @@ from pathlib import Path
 from reportlab.pdfgen.canvas import Canvas
 
 from .errors import CardgenError
+from .export.sheets import PdfInfo, new_canvas, paper_boxes, size_keyword
 from .files import atomic_path, check_output
 from .render import text
-from .render.colorspace import canvas_class
 from .sheets import SheetTemplate
 from .units import mm
 
@@ -44,15 +44,13 @@ def write_calibration(path: Path, template: SheetTemplate, duplex: str, color_sp
     if duplex == "off":
         raise CardgenError("calibration needs a duplex mode: --duplex long or short")
     check_output(path, "another --out")
-    text.register_fonts()
     with atomic_path(path) as tmp:
-        canvas = canvas_class(color_space)(str(tmp), pagesize=(template.page_width, template.page_height), invariant=1,
-                        pageCompression=1, pdfVersion=(1, 7), initialFontName=text.REGULAR,
-                        initialFontSize=LABEL)
-        canvas.setTitle("cardgen calibration")
-        canvas.setAuthor("cardgen")
-        canvas.setSubject(f"printer calibration for {template.name}, {duplex}-edge flip; print at 100 %")
-        canvas.setCreator("cardgen")
+        size = (template.page_width, template.page_height)
+        info = PdfInfo(title="cardgen calibration", author="cardgen",
+                       subject=f"printer calibration for {template.name}, {duplex}-edge flip; print at 100 %",
+                       color_space=color_space, keywords=size_keyword("paper", *size))
+        canvas = new_canvas(tmp, size, info, (1, 7))
+        paper_boxes(canvas, *size)
         canvas.setViewerPreference("PrintScaling", "None")
         canvas.setViewerPreference("Duplex", "DuplexFlipLongEdge" if duplex == "long" else "DuplexFlipShortEdge")
         fronts_page(canvas, template)

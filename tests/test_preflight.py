@@ -344,3 +344,12 @@ def test_build_strict_runs_preflight_on_what_it_writes_and_removes_its_pdfs(tmp_
     assert cli("preflight", out / "thin.pdf").exit_code == 1
     # a clean deck builds under --strict as before
     assert cli("build", "dotcombust", "--out", tmp_path / "clean", "--strict").exit_code == 0
+
+
+@pytest.mark.parametrize("space", ["rgb", "cmyk"])
+def test_the_calibration_sheet_passes_with_its_trim_and_bleed_boxes(tmp_path, cli, space):
+    out = tmp_path / "calibration.pdf"
+    result = cli("calibrate", "--out", str(out), "--color-space", space)
+    assert result.exit_code == 0, result.output
+    assert problems(preflight(out, color_space=space)) == []
+    assert b"cardgen-paper=" in out.read_bytes()  # the size its pages are checked against

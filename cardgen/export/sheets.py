@@ -89,9 +89,7 @@ def _write(target: Path, printing: Printing, drawings: Mapping[str, Drawer], car
     # Duplex needs PDF 1.7 and PrintScaling 1.6
     duplex = None if printing.backs_at_end else DUPLEX_PREFERENCE[printing.duplex]
     canvas = new_canvas(target, (t.page_width, t.page_height), info, (1, 7) if duplex else (1, 6))
-    # a sheet is cut at its paper's edge, and its art bleeds inside it: what a print shop's preflight reads
-    canvas.setTrimBox((0, 0, t.page_width, t.page_height))
-    canvas.setBleedBox((0, 0, t.page_width, t.page_height))
+    paper_boxes(canvas, t.page_width, t.page_height)
     canvas.setViewerPreference("PrintScaling", "None")
     if duplex:
         canvas.setViewerPreference("Duplex", duplex)
@@ -145,6 +143,13 @@ def new_canvas(target: Path | BinaryIO, size: tuple[float, float], info: PdfInfo
     canvas.setKeywords(", ".join(k for k in (canvas._doc.info.keywords or "", info.keywords) if k))
     canvas.setCreator(f"cardgen {_version()}")
     return canvas
+
+
+def paper_boxes(canvas: Canvas, width: float, height: float) -> None:
+    """A sheet is cut at its paper's edge, and its art bleeds inside it: TrimBox and BleedBox are the
+    page, what a print shop's preflight reads."""
+    canvas.setTrimBox((0, 0, width, height))
+    canvas.setBleedBox((0, 0, width, height))
 
 
 def define_forms(canvas: Canvas, drawings: Mapping[str, Drawer], keys: Sequence[str], width: float,
