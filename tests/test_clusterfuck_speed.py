@@ -259,10 +259,10 @@ def test_the_playouts_rank_masks_mark_the_ranks_a_hand_holds_c_times_or_more():
 
 def test_the_round_generators_are_random_random_seeded_alike_and_shuffle_as_it_does():
     """The rounds' generators (``_random.Random(seed)``) draw what ``random.Random(seed)`` draws,
-    and ``_shuffle`` makes ``shuffle``'s draws: the same orders, and the generators left alike."""
+    and ``base.shuffle`` makes ``shuffle``'s draws: the same orders, and the generators left alike."""
     import _random
 
-    from cardgen.games.clusterfuck.cards import _shuffle
+    from cardgen.games.base import shuffle as _shuffle
 
     for seed in [*range(300), 2**48 - 1, 2**64 + 5, 12345678901234567890123]:
         items = list(range(1, 1 + seed % 13))

@@ -20,6 +20,20 @@ from ..errors import CardgenError
 from ..yamlio import did_you_mean
 
 
+def shuffle(rng: Any, items: list[Any]) -> None:
+    """What ``random.Random.shuffle(items)`` does with a generator in ``rng``'s state (a
+    ``random.Random`` or a bare ``_random.Random``): its very draws (Fisher-Yates from the top, each
+    index drawn below its bound from ``getrandbits`` of the bound's length, again while too high),
+    without its method calls per item: an engine's determinization shuffles in every simulation."""
+    getrandbits = rng.getrandbits
+    for i in range(len(items) - 1, 0, -1):
+        bits = (i + 1).bit_length()
+        j = getrandbits(bits)
+        while j > i:
+            j = getrandbits(bits)
+        items[i], items[j] = items[j], items[i]
+
+
 class IllegalAction(ValueError):
     """An action the state does not allow now: the one error every engine raises for it."""
 

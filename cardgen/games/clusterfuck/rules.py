@@ -21,7 +21,7 @@ from typing import Any
 
 from ...errors import CardgenError
 from .. import base
-from ..base import TERMINAL, Game, IllegalAction, OptionSpec, State
+from ..base import TERMINAL, Game, IllegalAction, OptionSpec, State, shuffle
 from .cards import (
     _FOLLOWS,
     _LEADS,
@@ -42,7 +42,6 @@ from .cards import (
     _hand_counts,
     _highest,
     _rank_names,
-    _shuffle,
     action_to_string,
 )
 
@@ -409,7 +408,7 @@ class ClusterfuckState(State):
                 for r, c in enumerate(self.hands[q]):
                     if c:
                         pool += [r] * c
-        _shuffle(rng, pool)  # rng.shuffle's very draws, made faster
+        shuffle(rng, pool)  # rng.shuffle's very draws, made faster
         start = 0
         for q, hand in fixed.items():
             free = self.held[q] - sum(hand)
@@ -734,7 +733,7 @@ class ClusterfuckState(State):
 
     def _deal_statuses(self, assigned: int, rest: list[int]) -> None:
         """The rest of the status cards (``unassigned()``), shuffled and dealt secretly; then the exchange."""
-        _shuffle(_random.Random(self.status_seed), rest)
+        shuffle(_random.Random(self.status_seed), rest)
         status = self.status
         for seat, number in zip([q for q in self.order if not status[q]], rest):
             status[seat] = number
@@ -798,7 +797,7 @@ class ClusterfuckState(State):
 
     def _round_rng(self) -> _random.Random:
         """The round's generator: ``random.Random``'s Mersenne Twister seeded alike, made without its
-        Python-level seeding (the deal and ``_shuffle`` draw only ``getrandbits``; every round seeds
+        Python-level seeding (the deal and ``shuffle`` draw only ``getrandbits``; every round seeds
         two generators, this one and the status deal's)."""
         return _random.Random((self.deal_seed << 16) + self.round_no)
 

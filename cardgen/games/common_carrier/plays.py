@@ -69,17 +69,35 @@ class Plays:
     _away: tuple[int, int, int, int]
     _fronts: tuple[int, int, int, int]
     #: per oriented mask, its ``_near_set``; per (mask of a, mask of b) counted, the placements apart
+    #: and all the placements (``_count_near``); per placement as (cell, oriented mask) once or twice,
+    #: whether it leaves a legal board: what the board alone answers, shared by every position with
+    #: this board (``_BOARDS``)
     _near_cache: dict[int, tuple]
     _apart: dict[tuple[int, int], tuple[int, tuple, tuple]]
+    _pair_total: dict[tuple[int, int], int]
+    _laid_legal: dict[tuple, bool]
 
     def _cards_to_place(self) -> list[int]:
         """The cards the current decision places from (a hand, or the cards handed over)."""
         raise NotImplementedError
 
     def _board_sets(self) -> tuple:
-        """Where cards may go: frontier, span window and per-side conflicts."""
+        """Where cards may go: frontier, span window and per-side conflicts; with them the board's
+        share of ``_BOARDS`` (found there if another position had this board lately)."""
         if self._sets is not None:
             return self._sets
+        key = (self.occ, *self.line)
+        known = _BOARDS.get(key)
+        if known is None:
+            if len(_BOARDS) >= BOARD_MEMO:
+                _BOARDS.clear()
+            known = _BOARDS[key] = (*self._board_sets_anew(), {}, {}, {}, {})
+        (self._sets, self._away, self._fronts, self._near_cache, self._apart, self._pair_total,
+         self._laid_legal) = known
+        return known[0]
+
+    def _board_sets_anew(self) -> tuple:
+        """``_board_sets``, ``_away`` and ``_fronts`` of this board, worked out."""
         occ = self.occ
         bad: tuple[int, ...]
         if not occ:
@@ -104,14 +122,13 @@ class Plays:
             bad = (f0, occ << W & ~f0, f1, occ >> 1 & ~f1, f2, occ >> W & ~f2, f3, occ << 1 & ~f3)
             r0, r1, c0, c1 = box
             conflicts = box if r1 - r0 == SPAN - 2 or c1 - c0 == SPAN - 2 else None
-        self._sets = (occ, frontier, window, bad, conflicts)
         # cells away from the board, shifted onto the cells diagonal to them (``_near_fits``)
         away = window & ~frontier
-        self._away = (away << (W + 1), away << (W - 1), away >> (W - 1), away >> (W + 1))
         # per side: cells that are near the board or whose neighbour on that side is
-        self._fronts = (frontier | frontier << W, frontier | frontier >> 1,
-                        frontier | frontier >> W, frontier | frontier << 1)
-        return self._sets
+        fronts = (frontier | frontier << W, frontier | frontier >> 1,
+                  frontier | frontier >> W, frontier | frontier << 1)
+        return ((occ, frontier, window, bad, conflicts),
+                (away << (W + 1), away << (W - 1), away >> (W - 1), away >> (W + 1)), fronts)
 
     def _fits(self, mask: int) -> tuple[int, tuple[int, int, int, int]]:
         """Cells where ``mask`` agrees with every neighbour, and with all but side d."""
@@ -120,9 +137,10 @@ class Plays:
 
     def _near_fits(self, mask: int) -> tuple:
         """``_near_set`` of ``mask`` on this board, remembered until the board changes."""
+        sets = self._sets or self._board_sets()
         cached = self._near_cache.get(mask)
         if cached is None:
-            cached = self._near_cache[mask] = _near_set(self._sets or self._board_sets(), self._away, mask)
+            cached = self._near_cache[mask] = _near_set(sets, self._away, mask)
         return cached
 
     def _combo_list(self) -> list:
@@ -165,6 +183,28 @@ class Plays:
         self._combo_total = sum(weight for weight, _ in combos)
         return combos
 
+    def _has_play(self) -> bool:
+        """Whether the decision has a play at all (``_combo_list`` not empty): for a hand of two
+        cards to play both, the first combination that has one ends the count, and the list is
+        made only when asked for."""
+        if self._combos is not None or self._level != 2:
+            return bool(self._combo_list())
+        cards = self._cards_to_place()
+        if len(cards) != 2:
+            return bool(self._combo_list())
+        if self._sets is None:
+            self._board_sets()
+        masks, totals = self.game.card_mask, self._pair_total
+        oa, ob = _ORIENTATIONS[masks[cards[0]]], _ORIENTATIONS[masks[cards[1]]]
+        for ma in oa:
+            for mb in ob:
+                n = totals.get((ma, mb))
+                if n is None:
+                    n = self._count_near(self._near_fits(ma), self._near_fits(mb))
+                if n:
+                    return True
+        return False
+
     def _two_card_combos(self, a: int, b: int) -> list:
         """``_combo_list`` for a hand of two cards to play both (the usual turn), in its order (and
         their total weight)."""
@@ -195,12 +235,16 @@ class Plays:
     def _pair_counts(self, oa: tuple[int, ...], ob: tuple[int, ...], pairs: tuple) -> Sequence[int]:
         """``_count_near`` of the (i, j) in ``pairs``: card a on ``oa[i]``, b on ``ob[j]`` (the playout's
         inner loop)."""
-        sets = self._sets or self._board_sets()
-        away = self._away
-        near_a = [_near_set(sets, away, m) for m in oa]
-        near_b = near_a if ob is oa else [_near_set(sets, away, m) for m in ob]
-        count = self._count_near
-        return [count(near_a[i], near_b[j]) for i, j in pairs]
+        if self._sets is None:
+            self._board_sets()
+        totals = self._pair_total
+        counts = []
+        for i, j in pairs:
+            n = totals.get((oa[i], ob[j]))
+            if n is None:
+                n = self._count_near(self._near_fits(oa[i]), self._near_fits(ob[j]))
+            counts.append(n)
+        return counts
 
     def _count_pairs(self, ma: int, mb: int) -> int:
         """Ordered (cell for a, cell for b) pairs leaving a legal board, for hands other than two
@@ -209,7 +253,7 @@ class Plays:
         return self._count_near(self._near_fits(ma), self._near_fits(mb))
 
     def _count_near(self, near_a: tuple, near_b: tuple) -> int:
-        """``_count_pairs`` given the two masks' ``_near_set``."""
+        """``_count_pairs`` given the two masks' ``_near_set`` (remembered for the board)."""
         conflicts = (self._sets or self._board_sets())[4]
         fronts = self._fronts
         ma, pa, na, corner_a, exa, _ = near_a
@@ -233,6 +277,7 @@ class Plays:
             n += pc(exa[2] & exb[0] >> W & fronts[2])
         if not ((ma >> 3) ^ (mb >> 1)) & 1:  # a's left, b's right: b = a - 1
             n += pc(exa[3] & exb[1] << 1 & fronts[3])
+        self._pair_total[(ma, mb)] = n
         return n
 
     @staticmethod
@@ -465,6 +510,12 @@ def _pair_placement(kind: str, a: int, ma: int, x: int, b: int, mb: int, y: int)
     if kind == "same" and x > y:
         x, ma, y, mb = y, mb, x, ma
     return (a, x, ma, b, y, mb) if a < b else (b, y, mb, a, x, ma)
+
+
+#: what a board alone answers (``Plays._board_sets``), by (occupied cells, the four line sets): a
+#: search meets each board it tries in thousands of deals; cleared when it holds this many boards
+BOARD_MEMO = 4096
+_BOARDS: dict[tuple[int, ...], tuple] = {}
 
 
 def _below(rng: random.Random, n: int) -> int:
