@@ -24,6 +24,7 @@ engine (``determinize``) and stays seeded: the same seed gives the same moves.
 from __future__ import annotations
 
 import math
+import operator
 import random
 import re
 import time
@@ -330,9 +331,7 @@ def _back_up(path: list[_Node], returns: list[float]) -> None:
     """Count a walk's returns in every node it passed."""
     for visited in path:
         visited.visits += 1
-        totals = visited.totals
-        for p, value in enumerate(returns):
-            totals[p] += value
+        visited.totals = list(map(operator.add, visited.totals, returns))
 
 
 def _ranked(game: Game, state: State, player: int) -> list[Any]:
@@ -394,24 +393,25 @@ def _rollout(game: Game, state: State, rng: random.Random, moves_left: int | Non
     ROLLOUT_DEPTH moves and then its judgement. A game may play its rollouts its own way
     (``Game.rollout_action(state, player, rng)``, which need not be uniform). A rollout that reaches
     the game's move cap (``moves_left``) or MAX_ROLLOUT moves is a draw: the game is cut off there."""
-    fast = game.rollout_action or game.random_action
+    draw = game.rollout_action or game.random_action or _listed_random
     evaluate = game.evaluate
     depth = ROLLOUT_DEPTH if game.rollout_depth is None else game.rollout_depth
     limit = depth if evaluate is not None else MAX_ROLLOUT
     cap = MAX_ROLLOUT if moves_left is None else moves_left
     players = game.num_players
+    # the state's verbs looked up once: a rollout makes thousands of moves a decision
+    is_terminal, current_player, apply_action = state.is_terminal, state.current_player, state.apply_action
     moves = 0
-    while not state.is_terminal():
+    while not is_terminal():
         if moves >= cap:
             return utility([0.0] * players)
         if moves >= limit:
             return evaluate(state) if evaluate is not None else utility([0.0] * players)
-        mover = state.current_player()
+        mover = current_player()
         if mover == SIMULTANEOUS:
-            action: Any = tuple(_random(game, fast, state, p, rng) for p in range(players))
+            apply_action(tuple(draw(state, p, rng) for p in range(players)))
         else:
-            action = _random(game, fast, state, mover, rng)
-        state.apply_action(action)
+            apply_action(draw(state, mover, rng))
         moves += 1
     return utility(state.returns())
 
@@ -423,8 +423,7 @@ def utility(returns: list[float]) -> list[float]:
     return returns if any(returns) else [1.0 / len(returns)] * len(returns)
 
 
-def _random(game: Game, fast: Any, state: State, player: int, rng: random.Random) -> Any:
-    if fast is not None:
-        return fast(state, player, rng)
+def _listed_random(state: State, player: int, rng: random.Random) -> Any:
+    """A uniformly random legal action, for an engine that cannot draw one without listing them."""
     actions = state.legal_actions(player)
     return actions[rng.randrange(len(actions))]

@@ -34,6 +34,26 @@ def shuffle(rng: Any, items: list[Any]) -> None:
         items[i], items[j] = items[j], items[i]
 
 
+def sample(rng: random.Random, population: list[Any], k: int) -> list[Any]:
+    """``rng.sample(population, k)``, its very draws, without its checks where the population is
+    small (21 or fewer, where it draws from a copy of the list; larger ones it is asked)."""
+    n = len(population)
+    if n > 21 or not 0 <= k <= n:
+        return rng.sample(population, k)
+    getrandbits = rng.getrandbits
+    pool = list(population)
+    result = []
+    for i in range(k):
+        bound = n - i
+        bits = bound.bit_length()
+        j = getrandbits(bits)
+        while j >= bound:
+            j = getrandbits(bits)
+        result.append(pool[j])
+        pool[j] = pool[bound - 1]
+    return result
+
+
 class IllegalAction(ValueError):
     """An action the state does not allow now: the one error every engine raises for it."""
 
