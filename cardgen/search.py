@@ -278,33 +278,32 @@ def _simulate_guided(game: Game, det: State, root: _Node, rng: random.Random, ex
         mover = det.current_player()
         allowed = math.ceil(WIDENING * math.sqrt(node.visits + 1))
         children = node.children
-        if depth == 0:  # the root: its children are a prefix of its ranking, all legal in every deal
-            order = node.order
-            assert order is not None
-            tried = list(children.items())
-            for _, child in tried:
-                child.avail += 1
-            grow = len(tried) < allowed and len(tried) < len(order)
-            if grow:
-                action = order[len(tried)]
-        else:
-            is_legal = det.is_legal
-            tried = [(a, child) for a, child in children.items() if is_legal(mover, a)]
-            for _, child in tried:
-                child.avail += 1
-            grow = len(tried) < allowed and len(tried) < det.num_legal_actions(mover)
-            if grow:
-                action = _new_reply(game, det, mover, children, rng)
-        if grow:
-            children[action] = child = _Node(game.num_players)
-            child.avail = 1
-        else:
-            best_value = -math.inf
-            for a, candidate in tried:
+        # every tried child legal in this deal is available once more, and scored by UCB in the
+        # same pass (the score is used only if no new child is made)
+        at_root = depth == 0  # the root's children are a prefix of its ranking, all legal in every deal
+        is_legal = det.is_legal
+        tried = 0
+        best_value = -math.inf
+        for a, candidate in children.items():
+            if at_root or is_legal(mover, a):
+                tried += 1
+                avail = candidate.avail = candidate.avail + 1
                 visits = candidate.visits
-                value = candidate.totals[mover] / visits + exploration * sqrt_log[candidate.avail] * inv_sqrt[visits]
+                value = candidate.totals[mover] / visits + exploration * sqrt_log[avail] * inv_sqrt[visits]
                 if value > best_value:
                     best_value, action, child = value, a, candidate
+        if tried < allowed:
+            if at_root:
+                order = node.order
+                assert order is not None
+                if tried < len(order):
+                    action = order[tried]
+                    children[action] = child = _Node(game.num_players)
+                    child.avail = 1
+            elif tried < det.num_legal_actions(mover):
+                action = _new_reply(game, det, mover, children, rng)
+                children[action] = child = _Node(game.num_players)
+                child.avail = 1
         det.apply_action(action)
         node = child
         path.append(node)

@@ -92,7 +92,9 @@ def test_a_board_seen_before_answers_what_a_board_worked_out_anew_answers():
 def test_the_count_stops_at_the_first_play_but_says_what_the_whole_count_says():
     """``_has_play`` (the turn flow asks only whether a hand can be played) agrees with counting
     every combination, for every pair of patterns in hand, on boards of random games and on a
-    5 x 5 square of goose eggs, where a card with a line has nowhere to go."""
+    5 x 5 square of goose eggs, where a card with a line has nowhere to go (with a PBX in it, which
+    no card may cover); its plays seen at a
+    glance (``_surely_playable``: open cells, cards on top of lookalikes) are plays the count finds."""
     game = CommonCarrierGame(options={"gray_rule": True})
     kinds = [game.cards_of(0, mask)[:2] for mask in (*board.BASIC_PATTERNS, board.PBX_MASK, board.GOOSE_MASK)]
     walled = game.empty_state()
@@ -100,9 +102,12 @@ def test_the_count_stops_at_the_first_play_but_says_what_the_whole_count_says():
     for r in range(2, 7):
         for c in range(2, 7):
             walled.put(egg, r, c)
+    # and one a rule breaks (set up by hand): a PBX among the eggs, disagreeing with all four
+    broken = walled.clone()
+    broken.put(game.cards_of(1, board.PBX_MASK)[0], 4, 4)
     boards = [state.clone() for i, (state, _) in enumerate(positions(game, 3, seed=2)) if i % 4 == 0]
-    stuck = 0
-    for state in [walled, *boards]:
+    stuck = seen = missed = 0
+    for state in [walled, broken, *boards]:
         for x, first in enumerate(kinds):
             for second in kinds[x:]:
                 copy = state.clone()
@@ -110,12 +115,15 @@ def test_the_count_stops_at_the_first_play_but_says_what_the_whole_count_says():
                 copy.hands[0] = [first[0], second[1 if second is first else 0]]
                 copy._invalidate()
                 forget_boards()
+                glance = copy._surely_playable(*copy.hands[0])
                 quick = copy._has_play()
                 copy._combos = None
                 whole = bool(copy._combo_list())
-                assert quick == whole
+                assert quick == whole and (whole or not glance)
                 stuck += not whole
-    assert stuck > 5
+                seen += glance
+                missed += whole and not glance
+    assert stuck > 5 and seen > 100 and missed > 5
 
 
 # --- the runner's all-random game, played out whole by the engine ----------------

@@ -107,19 +107,9 @@ class Plays:
         else:
             box = self.bbox
             assert box is not None  # an occupied board has a bounding box
-            known = _WINDOWS.get(box)
-            if known is None:
-                r0, r1, c0, c1 = box
-                known = _WINDOWS[box] = (_rows(r1 - SPAN + 1, r0 + SPAN - 1)
-                                         & _cols(c1 - SPAN + 1, c0 + SPAN - 1))
-            window = known
+            window = _window(box)
             frontier = self.halo & window
-            l0, l1, l2, l3 = self.line
-            # a cell conflicts on side i when its neighbour there is occupied and
-            # shows a line (for a blank side) or a blank (for a line side)
-            f0, f1, f2, f3 = l2 << W, l3 >> 1, l0 >> W, l1 << 1
-            # (side 0 blank, side 0 line, side 1 blank, ...): picked by ``_SIDE_PICK``
-            bad = (f0, occ << W & ~f0, f1, occ >> 1 & ~f1, f2, occ >> W & ~f2, f3, occ << 1 & ~f3)
+            bad = _conflicts(occ, self.line)
             r0, r1, c0, c1 = box
             conflicts = box if r1 - r0 == SPAN - 2 or c1 - c0 == SPAN - 2 else None
         # cells away from the board, shifted onto the cells diagonal to them (``_near_fits``)
@@ -193,6 +183,9 @@ class Plays:
         if len(cards) != 2:
             return bool(self._combo_list())
         if self._sets is None:
+            # a board met before answers at once; a new one is looked at before it is worked out
+            if (self.occ, *self.line) not in _BOARDS and self._surely_playable(*cards):
+                return True
             self._board_sets()
         masks, totals = self.game.card_mask, self._pair_total
         oa, ob = _ORIENTATIONS[masks[cards[0]]], _ORIENTATIONS[masks[cards[1]]]
@@ -204,6 +197,43 @@ class Plays:
                 if n:
                     return True
         return False
+
+    def _surely_playable(self, a: int, b: int) -> bool:
+        """Whether cards ``a`` and ``b`` have a play by one of two plays seen at a glance, without
+        the board's sets: two of three open cells (empty, near the board, no card beside them on
+        any side: any card fits there, and of any three, two are not side by side), unless the
+        board spans 4 rows or columns (two cells on either side would stretch it to 6); or each card
+        on top of a card showing the same lines on its own cell (as it lies or turned), agreeing
+        with every neighbour there: the board keeps every line it had. False says nothing."""
+        box = self.bbox
+        if box is None:
+            return False
+        occ, window = self.occ, _window(box)
+        r0, r1, c0, c1 = box
+        if r1 - r0 != SPAN - 2 and c1 - c0 != SPAN - 2:
+            open_cells = self.halo & window & ~(occ | occ << 1 | occ >> 1 | occ << W | occ >> W)
+            if open_cells.bit_count() >= 3:
+                return True
+        bad = _conflicts(occ, self.line)
+        masks = self.game.card_mask
+        on_a = self._lookalikes(masks[a], bad, window)
+        if not on_a:
+            return False
+        on_b = self._lookalikes(masks[b], bad, window)
+        return bool(on_b) and (on_a != on_b or on_a & (on_a - 1) != 0)
+
+    def _lookalikes(self, mask: int, bad: tuple[int, ...], window: int) -> int:
+        """Cells in ``window`` whose top card shows the lines of ``mask`` or of its turn, where that
+        orientation agrees with every neighbour (given the board's ``_conflicts``)."""
+        l0, l1, l2, l3 = self.line
+        out = 0
+        for m in _ORIENTATIONS[mask]:
+            same = (self.occ & window & (l0 if m & 1 else ~l0) & (l1 if m & 2 else ~l1)
+                    & (l2 if m & 4 else ~l2) & (l3 if m & 8 else ~l3))
+            if same:
+                b0, b1, b2, b3 = _SIDE_PICK[m](bad)
+                out |= same & ~(b0 | b1 | b2 | b3)
+        return out
 
     def _two_card_combos(self, a: int, b: int) -> list:
         """``_combo_list`` for a hand of two cards to play both (the usual turn), in its order (and
@@ -510,6 +540,25 @@ def _pair_placement(kind: str, a: int, ma: int, x: int, b: int, mb: int, y: int)
     if kind == "same" and x > y:
         x, ma, y, mb = y, mb, x, ma
     return (a, x, ma, b, y, mb) if a < b else (b, y, mb, a, x, ma)
+
+
+def _conflicts(occ: int, line: list[int]) -> tuple[int, ...]:
+    """Per side of a cell, the cells where a card blank on that side, then one with a line there,
+    disagrees with the neighbour: (side 0 blank, side 0 line, side 1 blank, ...), picked per mask by
+    ``_SIDE_PICK``. A cell conflicts on side i when its neighbour there is occupied and shows a line
+    (for a blank side) or a blank (for a line side)."""
+    l0, l1, l2, l3 = line
+    f0, f1, f2, f3 = l2 << W, l3 >> 1, l0 >> W, l1 << 1
+    return (f0, occ << W & ~f0, f1, occ >> 1 & ~f1, f2, occ >> W & ~f2, f3, occ << 1 & ~f3)
+
+
+def _window(box: tuple[int, int, int, int]) -> int:
+    """The cells a card may go on without stretching the board of bounding box ``box`` past 5 x 5."""
+    known = _WINDOWS.get(box)
+    if known is None:
+        r0, r1, c0, c1 = box
+        known = _WINDOWS[box] = _rows(r1 - SPAN + 1, r0 + SPAN - 1) & _cols(c1 - SPAN + 1, c0 + SPAN - 1)
+    return known
 
 
 #: what a board alone answers (``Plays._board_sets``), by (occupied cells, the four line sets): a
