@@ -86,7 +86,7 @@ def test_a_board_seen_before_answers_what_a_board_worked_out_anew_answers():
             assert (anew.legal_actions(), anew.num_legal_actions(), anew._has_play(),
                     [anew.is_legal(anew.player, a) for a in tries], anew.value(0), anew.value(1)) == seen
             checked += 1
-    assert checked > 100 and met_again == checked  # every board met again (the game met it first)
+    assert checked > 200 and met_again > 100
 
 
 def test_the_count_stops_at_the_first_play_but_says_what_the_whole_count_says():
@@ -117,9 +117,12 @@ def test_the_count_stops_at_the_first_play_but_says_what_the_whole_count_says():
                 forget_boards()
                 glance = copy._surely_playable(*copy.hands[0])
                 quick = copy._has_play()
+                copy._remember = True  # as in a search's deal: the glance first
+                copy._invalidate()
+                searched = copy._has_play()
                 copy._combos = None
                 whole = bool(copy._combo_list())
-                assert quick == whole and (whole or not glance)
+                assert quick == searched == whole and (whole or not glance)
                 stuck += not whole
                 seen += glance
                 missed += whole and not glance

@@ -54,6 +54,19 @@ def sample(rng: random.Random, population: list[Any], k: int) -> list[Any]:
     return result
 
 
+def deal_out(pool: list[int], fixed: list[tuple[int, list[int], int]], hands: list[list[int]]) -> None:
+    """A determinization's deal of shuffled cards: per (seat, the counts per kind it is known to
+    hold, how many more it gets) of ``fixed``, in order, ``hands[seat]`` becomes those counts and
+    the next cards of ``pool`` (a kind per card) added on."""
+    start = 0
+    for seat, known, free in fixed:
+        hand = known[:]
+        for kind in pool[start:start + free]:
+            hand[kind] += 1
+        start += free
+        hands[seat] = hand
+
+
 class IllegalAction(ValueError):
     """An action the state does not allow now: the one error every engine raises for it."""
 

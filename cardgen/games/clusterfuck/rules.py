@@ -21,7 +21,7 @@ from typing import Any
 
 from ...errors import CardgenError
 from .. import base
-from ..base import TERMINAL, Game, IllegalAction, OptionSpec, State, sample, shuffle
+from ..base import TERMINAL, Game, IllegalAction, OptionSpec, State, deal_out, sample, shuffle
 from .cards import (
     _FOLLOWS,
     _LEADS,
@@ -398,13 +398,7 @@ class ClusterfuckState(State):
                 known[i] = status[i % n]
         pool = pool[:]
         shuffle(rng, pool)  # rng.shuffle's very draws, made faster
-        hands, start = other.hands, 0
-        for q, row, free in fixed:
-            hand = row[:]
-            for r in pool[start:start + free]:
-                hand[r] += 1
-            start += free
-            hands[q] = hand
+        deal_out(pool, fixed, other.hands)
         return other
 
     def _deal_plan(self, player: int) -> tuple:

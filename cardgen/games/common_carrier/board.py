@@ -196,19 +196,21 @@ def _popcount(x: int) -> int:
     return x.bit_count()
 
 
-def _best_path(hl: int, vl: int, own: int, need: int = 0) -> int:
+def _best_path(hl: int, vl: int, own: int, need: int = 0, remember: bool = False) -> int:
     """The win measure of a board given by its links (``hl``: cell to cell + 1, ``vl``: cell to
     cell + W) and the cells that count for the player.
 
     With ``need``, a measure below it may be returned as any number below it: no two nodes that one
     node reaches are farther apart than twice its farthest, so such a group is settled at once.
-    Measured once per board lately seen (``_PATHS``): a search judges each board it tries in
-    thousands of deals.
+    With ``remember``, measured once per board lately seen (``_PATHS``): a search judges each board
+    it tries in thousands of deals (a game played once meets each board once, and is not helped).
     """
     hp = hl & own & (own >> 1)
     vp = vl & own & (own >> W)
     if not (hp | vp):
         return 0
+    if not remember:
+        return _measured_path(hl, vl, hp, vp, need)
     key = (hl, vl, own, need)
     known = _PATHS.get(key)
     if known is None:

@@ -52,6 +52,8 @@ class Plays:
 
     #: the game (card masks and owners)
     game: Any
+    #: whether what a board answers is remembered beyond this position (rules.py)
+    _remember: bool
     #: the board: cells whose top card has a line on each side, occupied cells and their 8 neighbours,
     #: the bounding box (rules.py)
     line: list[int]
@@ -83,8 +85,13 @@ class Plays:
 
     def _board_sets(self) -> tuple:
         """Where cards may go: frontier, span window and per-side conflicts; with them the board's
-        share of ``_BOARDS`` (found there if another position had this board lately)."""
+        share of ``_BOARDS`` (found there if another position had this board lately), or, in a
+        position that does not remember boards (``_remember``), its own."""
         if self._sets is not None:
+            return self._sets
+        if not self._remember:
+            (self._sets, self._away, self._fronts), self._near_cache, self._apart, self._pair_total, \
+                self._laid_legal = self._board_sets_anew(), {}, {}, {}, {}
             return self._sets
         key = (self.occ, *self.line)
         known = _BOARDS.get(key)
@@ -174,21 +181,25 @@ class Plays:
         return combos
 
     def _has_play(self) -> bool:
-        """Whether the decision has a play at all (``_combo_list`` not empty): for a hand of two
-        cards to play both, the first combination that has one ends the count, and the list is
-        made only when asked for."""
-        if self._combos is not None or self._level != 2:
+        """Whether the decision has a play at all (``_combo_list`` not empty). In a search's deal
+        (``_remember``), whose plays are often never asked for, a hand of two cards to play both
+        is looked at first (``_surely_playable``, on a board not met before) and then counted up
+        to the first combination with a play, in ``_two_card_combos``' order; elsewhere the plays
+        are drawn or listed next, so they are counted in full at once."""
+        if not self._remember or self._combos is not None or self._level != 2:
             return bool(self._combo_list())
         cards = self._cards_to_place()
         if len(cards) != 2:
             return bool(self._combo_list())
         if self._sets is None:
-            # a board met before answers at once; a new one is looked at before it is worked out
             if (self.occ, *self.line) not in _BOARDS and self._surely_playable(*cards):
                 return True
             self._board_sets()
         masks, totals = self.game.card_mask, self._pair_total
-        oa, ob = _ORIENTATIONS[masks[cards[0]]], _ORIENTATIONS[masks[cards[1]]]
+        a, b = cards
+        if _CANONICAL[masks[a]] > _CANONICAL[masks[b]]:
+            a, b = b, a
+        oa, ob = _ORIENTATIONS[masks[a]], _ORIENTATIONS[masks[b]]
         for ma in oa:
             for mb in ob:
                 n = totals.get((ma, mb))
@@ -268,11 +279,16 @@ class Plays:
         if self._sets is None:
             self._board_sets()
         totals = self._pair_total
+        near_a: list[tuple] = []
+        near_b: list[tuple] = []
         counts = []
         for i, j in pairs:
             n = totals.get((oa[i], ob[j]))
             if n is None:
-                n = self._count_near(self._near_fits(oa[i]), self._near_fits(ob[j]))
+                if not near_a:  # each orientation's fit once, for the pairs not counted before
+                    near_a = [self._near_fits(m) for m in oa]
+                    near_b = near_a if ob is oa else [self._near_fits(m) for m in ob]
+                n = self._count_near(near_a[i], near_b[j])
             counts.append(n)
         return counts
 

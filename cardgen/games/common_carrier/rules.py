@@ -327,6 +327,10 @@ class CommonCarrierState(Plays, State):
         self._apart: dict[tuple[int, int], tuple[int, tuple, tuple]] = {}
         self._pair_total: dict[tuple[int, int], int] = {}
         self._laid_legal: dict[tuple, bool] = {}
+        #: whether what a board answers is remembered beyond this position (``_BOARDS``, and
+        #: ``_best_path``'s memo): in a search's deals, which meet each board in thousands of them
+        #: (``determinize`` sets it); a game played once meets each board once
+        self._remember = False
         #: the last action this state drew or chose itself for the current position: applying
         #: that very object needs no check (reset whenever the position changes)
         self._trusted: tuple | None = None
@@ -382,6 +386,7 @@ class CommonCarrierState(Plays, State):
             other.hands[p], other.decks[p] = unseen[:held], unseen[held:]
         if not keep:
             other._invalidate()
+        other._remember = True
         return other
 
     def _gray_choice_again(self, rival: int, unseen: list[int], rng: random.Random) -> list[int]:
@@ -479,7 +484,7 @@ class CommonCarrierState(Plays, State):
     def value(self, player: int) -> int:
         """Max over node pairs of the fewest of ``player``'s links on any path between them."""
         line, own = self.line, self.own[player]
-        return _best_path(line[1] & (line[3] >> 1), line[2] & (line[0] >> W), own)
+        return _best_path(line[1] & (line[3] >> 1), line[2] & (line[0] >> W), own, 0, self._remember)
 
     def own_links(self, player: int) -> int:
         """How many links on the board are ``player``'s (a PBX counts for both)."""
@@ -661,7 +666,7 @@ class CommonCarrierState(Plays, State):
                     break
             if links < need:
                 continue
-            v = _best_path(hl, vl, own, need)
+            v = _best_path(hl, vl, own, need, self._remember)
             for i, t in enumerate(REPORTED_TARGETS):
                 if v >= t and marks[i] is None:
                     marks[i] = self.moves

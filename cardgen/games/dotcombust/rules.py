@@ -35,7 +35,7 @@ from typing import Any, NamedTuple, cast
 from ...errors import CardgenError
 from ...stats import mean_interval
 from .. import base
-from ..base import SIMULTANEOUS, TERMINAL, Game, IllegalAction, OptionSpec, State
+from ..base import SIMULTANEOUS, TERMINAL, Game, IllegalAction, OptionSpec, State, deal_out
 from .assets import asset_table, bundled_assets, keep_assets
 from .knowledge import catch_up
 
@@ -665,15 +665,10 @@ class DotcombustState(State):
         for i in range(len(pool) - 1, 0, -1):  # Fisher-Yates on random(), as in the deal
             j = int(rand() * (i + 1))
             pool[i], pool[j] = pool[j], pool[i]
-        start = 0
         hands, weights, plays_of = other.hands, other.weights, game._plays_of
-        for q, row, free in fixed:
-            hand = row[:]
-            for a in pool[start:start + free]:
-                hand[a] += 1
-            start += free
-            hands[q] = hand
-            weights[q] = plays_of(hand)
+        deal_out(pool, fixed, hands)
+        for q, _, _ in fixed:
+            weights[q] = plays_of(hands[q])
         bans = other.bans
         if bans is not None:
             for i in cleared:
