@@ -276,11 +276,15 @@ class Plays:
     def _pair_counts(self, oa: tuple[int, ...], ob: tuple[int, ...], pairs: tuple) -> Sequence[int]:
         """``_count_near`` of the (i, j) in ``pairs``: card a on ``oa[i]``, b on ``ob[j]`` (the playout's
         inner loop)."""
-        if self._sets is None:
-            self._board_sets()
+        sets = self._sets or self._board_sets()
         totals = self._pair_total
-        near_a: list[tuple] = []
-        near_b: list[tuple] = []
+        if not totals:  # nothing counted on this board yet
+            away = self._away
+            near_a = [_near_set(sets, away, m) for m in oa]
+            near_b = near_a if ob is oa else [_near_set(sets, away, m) for m in ob]
+            count = self._count_near
+            return [count(near_a[i], near_b[j]) for i, j in pairs]
+        near_a = near_b = []
         counts = []
         for i, j in pairs:
             n = totals.get((oa[i], ob[j]))
