@@ -24,7 +24,6 @@ engine (``determinize``) and stays seeded: the same seed gives the same moves.
 from __future__ import annotations
 
 import math
-import operator
 import random
 import re
 import time
@@ -330,7 +329,9 @@ def _back_up(path: list[_Node], returns: list[float]) -> None:
     """Count a walk's returns in every node it passed."""
     for visited in path:
         visited.visits += 1
-        visited.totals = list(map(operator.add, visited.totals, returns))
+        totals = visited.totals
+        for p, value in enumerate(returns):
+            totals[p] += value
 
 
 def _ranked(game: Game, state: State, player: int) -> list[Any]:
