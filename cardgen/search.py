@@ -277,33 +277,32 @@ def _simulate_guided(game: Game, det: State, root: _Node, rng: random.Random, ex
         mover = det.current_player()
         allowed = math.ceil(WIDENING * math.sqrt(node.visits + 1))
         children = node.children
-        if depth == 0:  # the root: its children are a prefix of its ranking, all legal in every deal
-            order = node.order
-            assert order is not None
-            tried = list(children.items())
-            for _, child in tried:
-                child.avail += 1
-            grow = len(tried) < allowed and len(tried) < len(order)
-            if grow:
-                action = order[len(tried)]
-        else:
-            is_legal = det.is_legal
-            tried = [(a, child) for a, child in children.items() if is_legal(mover, a)]
-            for _, child in tried:
-                child.avail += 1
-            grow = len(tried) < allowed and len(tried) < det.num_legal_actions(mover)
-            if grow:
-                action = _new_reply(game, det, mover, children, rng)
-        if grow:
-            children[action] = child = _Node(game.num_players)
-            child.avail = 1
-        else:
-            best_value = -math.inf
-            for a, candidate in tried:
+        # every tried child legal in this deal is available once more, and scored by UCB in the
+        # same pass (the score is used only if no new child is made)
+        at_root = depth == 0  # the root's children are a prefix of its ranking, all legal in every deal
+        is_legal = det.is_legal
+        tried = 0
+        best_value = -math.inf
+        for a, candidate in children.items():
+            if at_root or is_legal(mover, a):
+                tried += 1
+                avail = candidate.avail = candidate.avail + 1
                 visits = candidate.visits
-                value = candidate.totals[mover] / visits + exploration * sqrt_log[candidate.avail] * inv_sqrt[visits]
+                value = candidate.totals[mover] / visits + exploration * sqrt_log[avail] * inv_sqrt[visits]
                 if value > best_value:
                     best_value, action, child = value, a, candidate
+        if tried < allowed:
+            if at_root:
+                order = node.order
+                assert order is not None
+                if tried < len(order):
+                    action = order[tried]
+                    children[action] = child = _Node(game.num_players)
+                    child.avail = 1
+            elif tried < det.num_legal_actions(mover):
+                action = _new_reply(game, det, mover, children, rng)
+                children[action] = child = _Node(game.num_players)
+                child.avail = 1
         det.apply_action(action)
         node = child
         path.append(node)
@@ -394,24 +393,25 @@ def _rollout(game: Game, state: State, rng: random.Random, moves_left: int | Non
     ROLLOUT_DEPTH moves and then its judgement. A game may play its rollouts its own way
     (``Game.rollout_action(state, player, rng)``, which need not be uniform). A rollout that reaches
     the game's move cap (``moves_left``) or MAX_ROLLOUT moves is a draw: the game is cut off there."""
-    fast = game.rollout_action or game.random_action
+    draw = game.rollout_action or game.random_action or _listed_random
     evaluate = game.evaluate
     depth = ROLLOUT_DEPTH if game.rollout_depth is None else game.rollout_depth
     limit = depth if evaluate is not None else MAX_ROLLOUT
     cap = MAX_ROLLOUT if moves_left is None else moves_left
     players = game.num_players
+    # the state's verbs looked up once: a rollout makes thousands of moves a decision
+    is_terminal, current_player, apply_action = state.is_terminal, state.current_player, state.apply_action
     moves = 0
-    while not state.is_terminal():
+    while not is_terminal():
         if moves >= cap:
             return utility([0.0] * players)
         if moves >= limit:
             return evaluate(state) if evaluate is not None else utility([0.0] * players)
-        mover = state.current_player()
+        mover = current_player()
         if mover == SIMULTANEOUS:
-            action: Any = tuple(_random(game, fast, state, p, rng) for p in range(players))
+            apply_action(tuple(draw(state, p, rng) for p in range(players)))
         else:
-            action = _random(game, fast, state, mover, rng)
-        state.apply_action(action)
+            apply_action(draw(state, mover, rng))
         moves += 1
     return utility(state.returns())
 
@@ -423,8 +423,7 @@ def utility(returns: list[float]) -> list[float]:
     return returns if any(returns) else [1.0 / len(returns)] * len(returns)
 
 
-def _random(game: Game, fast: Any, state: State, player: int, rng: random.Random) -> Any:
-    if fast is not None:
-        return fast(state, player, rng)
+def _listed_random(state: State, player: int, rng: random.Random) -> Any:
+    """A uniformly random legal action, for an engine that cannot draw one without listing them."""
     actions = state.legal_actions(player)
     return actions[rng.randrange(len(actions))]

@@ -259,10 +259,12 @@ def test_the_playouts_rank_masks_mark_the_ranks_a_hand_holds_c_times_or_more():
 
 def test_the_round_generators_are_random_random_seeded_alike_and_shuffle_as_it_does():
     """The rounds' generators (``_random.Random(seed)``) draw what ``random.Random(seed)`` draws,
-    and ``_shuffle`` makes ``shuffle``'s draws: the same orders, and the generators left alike."""
+    and ``base.shuffle`` and ``base.sample`` make ``shuffle``'s and ``sample``'s draws: the same
+    orders, and the generators left alike."""
     import _random
 
-    from cardgen.games.clusterfuck.cards import _shuffle
+    from cardgen.games.base import sample
+    from cardgen.games.base import shuffle as _shuffle
 
     for seed in [*range(300), 2**48 - 1, 2**64 + 5, 12345678901234567890123]:
         items = list(range(1, 1 + seed % 13))
@@ -273,6 +275,11 @@ def test_the_round_generators_are_random_random_seeded_alike_and_shuffle_as_it_d
         assert got == expected
         assert reference.getrandbits(64) == quick.getrandbits(64)  # the same draws, no more
         assert quick.random() == reference.random()
+        for k in range(len(items) + 1):  # and ``base.sample`` makes ``sample``'s
+            assert sample(quick, items, k) == reference.sample(items, k)
+            assert reference.getrandbits(64) == quick.getrandbits(64)
+    many = list(range(40))  # a larger population: ``sample`` itself
+    assert sample(random.Random(1), many, 30) == random.Random(1).sample(many, 30)
     state = ClusterfuckGame(5).new_initial_state(random.Random(3))
     twister = random.Random((state.deal_seed << 16) + state.round_no).getstate()[1]
     assert state._round_rng().getstate() == twister
@@ -288,3 +295,26 @@ def test_a_seed_replays_the_same_played_out_game_and_another_seed_another():
 
     assert play(4) == play(4)
     assert play(4) != play(5)
+
+
+def test_a_determinization_deals_from_the_position_as_it_is_now():
+    """What a position's determinizations start from is worked out once per position and player
+    (``_deal_plan``) and dropped by the next move: a determinization after moves, of a position
+    dealt for before, is the one a fresh copy of that position deals with the same seed."""
+    game = ClusterfuckGame(5)
+    state = game.new_initial_state(random.Random(8))
+    rng = random.Random(9)
+    dealt = 0
+    while not state.is_terminal() and state.round_no < 4:
+        for me in {0, state.player}:
+            seed = rng.randrange(10**6)
+            det = state.determinize(me, random.Random(seed))
+            again = state.determinize(me, random.Random(seed))  # from the plan kept
+            fresh = state.clone().determinize(me, random.Random(seed))
+            for other in (again, fresh):
+                assert (other.hands, other.status, other.known, other.deal_seed, other.status_seed) == (
+                    det.hands, det.status, det.known, det.deal_seed, det.status_seed)
+            assert det.hands[me] == state.hands[me] and det.held == state.held
+            dealt += 1
+        state.apply_action(game.greedy_action(state, state.player, rng))
+    assert dealt > 100

@@ -6,7 +6,7 @@ import random
 import pytest
 
 from cardgen.games.base import IllegalAction
-from cardgen.games.common_carrier import CommonCarrierGame, board, rules
+from cardgen.games.common_carrier import CommonCarrierGame, board, plays, rules
 
 
 def positions(game: CommonCarrierGame, games: int, seed: int = 0):
@@ -20,10 +20,17 @@ def positions(game: CommonCarrierGame, games: int, seed: int = 0):
 
 
 def fresh_listing(state: rules.CommonCarrierState) -> list[tuple]:
-    """legal_actions() of a copy with every cache dropped."""
+    """legal_actions() of a copy with every cache dropped, the boards remembered too."""
+    forget_boards()
     copy = state.clone()
     copy._invalidate()
     return copy.legal_actions()
+
+
+def forget_boards() -> None:
+    """Drop what the engine remembers of the boards it has seen (plays.py, board.py)."""
+    plays._BOARDS.clear()
+    board._PATHS.clear()
 
 
 @pytest.mark.parametrize("options", [{}, {"gray_rule": True, "hole_card": True}])
@@ -54,6 +61,72 @@ def test_an_action_not_listed_is_still_refused_once_the_plays_are_listed():
                     state.clone().apply_action(wrong)
         with pytest.raises(IllegalAction):
             state.clone().apply_action(["not", "a", "play"])
+
+
+def test_a_board_seen_before_answers_what_a_board_worked_out_anew_answers():
+    """The plays, their count, whether there is one, the checks of single plays and the win
+    measure of a board met again come from what the engine remembers of it (as in a search, which
+    meets each board in thousands of deals); they are what the board worked out from nothing gives."""
+    game = CommonCarrierGame(options={"gray_rule": True, "hole_card": True})
+    checked = met_again = 0
+    for state, rng in positions(game, 4, seed=5):
+        for searcher in (state.player, 1 - state.player):
+            dealt = state.determinize(searcher, rng)
+            listed = dealt.legal_actions()
+            tries = [rng.choice(listed) for _ in range(3)] if listed else []
+            # the same plays with a card moved by a cell: some legal, most not
+            tries += [((card, r + 1, c, t), *rest) for (card, r, c, t), *rest in tries]
+            remembered = plays._BOARDS.get((dealt.occ, *dealt.line)) is not None
+            met_again += remembered
+            seen = (listed, dealt.num_legal_actions(), dealt._has_play(),
+                    [dealt.is_legal(dealt.player, a) for a in tries], dealt.value(0), dealt.value(1))
+            forget_boards()
+            anew = dealt.clone()
+            anew._invalidate()
+            assert (anew.legal_actions(), anew.num_legal_actions(), anew._has_play(),
+                    [anew.is_legal(anew.player, a) for a in tries], anew.value(0), anew.value(1)) == seen
+            checked += 1
+    assert checked > 200 and met_again > 100
+
+
+def test_the_count_stops_at_the_first_play_but_says_what_the_whole_count_says():
+    """``_has_play`` (the turn flow asks only whether a hand can be played) agrees with counting
+    every combination, for every pair of patterns in hand, on boards of random games and on a
+    5 x 5 square of goose eggs, where a card with a line has nowhere to go (with a PBX in it, which
+    no card may cover); its plays seen at a
+    glance (``_surely_playable``: open cells, cards on top of lookalikes) are plays the count finds."""
+    game = CommonCarrierGame(options={"gray_rule": True})
+    kinds = [game.cards_of(0, mask)[:2] for mask in (*board.BASIC_PATTERNS, board.PBX_MASK, board.GOOSE_MASK)]
+    walled = game.empty_state()
+    egg = game.cards_of(1, board.GOOSE_MASK)[0]
+    for r in range(2, 7):
+        for c in range(2, 7):
+            walled.put(egg, r, c)
+    # and one a rule breaks (set up by hand): a PBX among the eggs, disagreeing with all four
+    broken = walled.clone()
+    broken.put(game.cards_of(1, board.PBX_MASK)[0], 4, 4)
+    boards = [state.clone() for i, (state, _) in enumerate(positions(game, 3, seed=2)) if i % 4 == 0]
+    stuck = seen = missed = 0
+    for state in [walled, broken, *boards]:
+        for x, first in enumerate(kinds):
+            for second in kinds[x:]:
+                copy = state.clone()
+                copy.player, copy.phase, copy._level = 0, rules.PHASE_TURN, 2
+                copy.hands[0] = [first[0], second[1 if second is first else 0]]
+                copy._invalidate()
+                forget_boards()
+                glance = copy._surely_playable(*copy.hands[0])
+                quick = copy._has_play()
+                copy._remember = True  # as in a search's deal: the glance first
+                copy._invalidate()
+                searched = copy._has_play()
+                copy._combos = None
+                whole = bool(copy._combo_list())
+                assert quick == searched == whole and (whole or not glance)
+                stuck += not whole
+                seen += glance
+                missed += whole and not glance
+    assert stuck > 5 and seen > 100 and missed > 5
 
 
 # --- the runner's all-random game, played out whole by the engine ----------------

@@ -320,3 +320,25 @@ def test_a_playout_is_the_same_game_from_the_same_seed_and_another_from_another(
 
     assert play(11) == play(11)
     assert play(11) != play(12)
+
+
+@pytest.mark.parametrize("options", [{}, {"no_tagbacks": True, "both_barrels": True}])
+def test_a_determinization_deals_from_the_position_as_it_is_now(options):
+    """What a position's determinizations start from is worked out once per position and player
+    (``_deal_plan``) and dropped by the next move: a determinization after moves, of a position
+    dealt for before, is the one a fresh copy of that position deals with the same seed."""
+    game = DotcombustGame(options={"players": 5, **options})
+    rng = random.Random(3)
+    dealt = 0
+    for state in positions(game, 2, seed=4):
+        for me in (0, 3):
+            seed = rng.randrange(10**6)
+            det = state.determinize(me, random.Random(seed))
+            again = state.determinize(me, random.Random(seed))  # from the plan kept
+            fresh = state.clone().determinize(me, random.Random(seed))
+            for other in (again, fresh):
+                assert (other.hands, other.weights, other.bans, other._searched_from) == (
+                    det.hands, det.weights, det.bans, det._searched_from)
+            assert det.hands[me] == state.hands[me] and det.hand_sizes == state.hand_sizes
+            dealt += 1
+    assert dealt > 50

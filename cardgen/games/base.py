@@ -20,6 +20,53 @@ from ..errors import CardgenError
 from ..yamlio import did_you_mean
 
 
+def shuffle(rng: Any, items: list[Any]) -> None:
+    """What ``random.Random.shuffle(items)`` does with a generator in ``rng``'s state (a
+    ``random.Random`` or a bare ``_random.Random``): its very draws (Fisher-Yates from the top, each
+    index drawn below its bound from ``getrandbits`` of the bound's length, again while too high),
+    without its method calls per item: an engine's determinization shuffles in every simulation."""
+    getrandbits = rng.getrandbits
+    for i in range(len(items) - 1, 0, -1):
+        bits = (i + 1).bit_length()
+        j = getrandbits(bits)
+        while j > i:
+            j = getrandbits(bits)
+        items[i], items[j] = items[j], items[i]
+
+
+def sample(rng: random.Random, population: list[Any], k: int) -> list[Any]:
+    """``rng.sample(population, k)``, its very draws, without its checks where the population is
+    small (21 or fewer, where it draws from a copy of the list; larger ones it is asked)."""
+    n = len(population)
+    if n > 21 or not 0 <= k <= n:
+        return rng.sample(population, k)
+    getrandbits = rng.getrandbits
+    pool = list(population)
+    result = []
+    for i in range(k):
+        bound = n - i
+        bits = bound.bit_length()
+        j = getrandbits(bits)
+        while j >= bound:
+            j = getrandbits(bits)
+        result.append(pool[j])
+        pool[j] = pool[bound - 1]
+    return result
+
+
+def deal_out(pool: list[int], fixed: list[tuple[int, list[int], int]], hands: list[list[int]]) -> None:
+    """A determinization's deal of shuffled cards: per (seat, the counts per kind it is known to
+    hold, how many more it gets) of ``fixed``, in order, ``hands[seat]`` becomes those counts and
+    the next cards of ``pool`` (a kind per card) added on."""
+    start = 0
+    for seat, known, free in fixed:
+        hand = known[:]
+        for kind in pool[start:start + free]:
+            hand[kind] += 1
+        start += free
+        hands[seat] = hand
+
+
 class IllegalAction(ValueError):
     """An action the state does not allow now: the one error every engine raises for it."""
 

@@ -130,16 +130,6 @@ def _deal(rng: _random.Random, order: list[int], leader_index: int) -> list[list
     return hands
 
 
-def _shuffle(rng: _random.Random, items: list[int]) -> None:
-    """What ``random.Random.shuffle(items)`` does with a generator in ``rng``'s state: its draws (as
-    ``_deal`` makes them), made here."""
-    getrandbits = rng.getrandbits
-    for i in range(len(items) - 1, 0, -1):
-        bits = (i + 1).bit_length()
-        j = getrandbits(bits)
-        while j > i:
-            j = getrandbits(bits)
-        items[i], items[j] = items[j], items[i]
 
 
 

@@ -125,7 +125,7 @@ def random_playout(state: ClusterfuckState, rng: random.Random, max_moves: int, 
     (``seen_in_hand`` None, as in a determinization): in a random game no one uses them.
     """
     state.seen_in_hand = None
-    state._beats = None
+    state._beats = state._dealing = None
     random_, note = rng.random, branching.append
     moves = 0
     while moves < max_moves:

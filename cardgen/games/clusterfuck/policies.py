@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import math
 import random
+from itertools import compress
 from typing import Any
 
 from ...stats import mean_interval, wilson_interval
@@ -147,8 +148,7 @@ class ClusterfuckGame(ClusterfuckRules):
         else:
             out, hands, held = state.out, state.hands, state.held
             sharp, cost, per_card = self.ROUND_SHARPNESS, self.SET_COST, self.CARD_COST
-            weights = [0.0 if out[p] else
-                       math.exp(-sharp * (sum(c for c, k in zip(cost, hands[p]) if k) + per_card * held[p]))
+            weights = [0.0 if out[p] else math.exp(-sharp * (sum(compress(cost, hands[p])) + per_card * held[p]))
                        for p in range(n)]
             total = sum(weights)
             rounds = [won[p] + weights[p] / total for p in range(n)]

@@ -21,7 +21,7 @@ from typing import Any
 
 from ...errors import CardgenError
 from .. import base
-from ..base import TERMINAL, Game, IllegalAction, OptionSpec, State
+from ..base import TERMINAL, Game, IllegalAction, OptionSpec, State, deal_out, sample, shuffle
 from .cards import (
     _FOLLOWS,
     _LEADS,
@@ -42,7 +42,6 @@ from .cards import (
     _hand_counts,
     _highest,
     _rank_names,
-    _shuffle,
     action_to_string,
 )
 
@@ -207,6 +206,8 @@ class ClusterfuckState(State):
         self.plays_forced = plays_forced
         #: the ranks the player to move can follow with, once counted (``_beating_ranks``)
         self._beats: list[int] | None = None
+        #: per player, ``_deal_plan`` of this position once a determinization for them asked for it
+        self._dealing: dict[int, tuple] | None = None
         self.game = game
         self.n = n
         self.rounds_to_win = game.rounds_to_win
@@ -310,7 +311,7 @@ class ClusterfuckState(State):
         return beats
 
     def apply_action(self, action: int) -> None:
-        self._beats = None
+        self._beats = self._dealing = None
         phase = self.phase
         if phase == PLAY:
             if action:
@@ -346,6 +347,7 @@ class ClusterfuckState(State):
         """A copy; without ``knowledge`` it tracks no cards seen in hands (a determinization's)."""
         other = object.__new__(ClusterfuckState)
         other.__dict__.update(self.__dict__)
+        other._dealing = None
         other.hands = [h[:] for h in self.hands]
         other.played_by = [h[:] for h in self.played_by]
         other.owed = [o[:] for o in self.owed]
@@ -377,20 +379,39 @@ class ClusterfuckState(State):
         outcome) is not used. The copy tracks no card knowledge
         (``seen_in_hand`` None): it is searched, not determinized again.
         """
-        n = self.n
+        plan = self._dealing.get(player) if self._dealing is not None else None
+        if plan is None:
+            if self._dealing is None:
+                self._dealing = {}
+            plan = self._dealing[player] = self._deal_plan(player)
+        hidden, unseen, known_at, pool, fixed = plan
         other = self._copy(False)
         other.deal_seed = rng.getrandbits(48)
         other.status_seed = rng.getrandbits(48)
+        if hidden:
+            status = other.status
+            for q, number in zip(hidden, sample(rng, unseen, len(hidden))):  # rng.sample's draws
+                status[q] = number
+            # what the others know follows the new deal
+            known, n = other.known, self.n
+            for i in known_at:
+                known[i] = status[i % n]
+        pool = pool[:]
+        shuffle(rng, pool)  # rng.shuffle's very draws, made faster
+        deal_out(pool, fixed, other.hands)
+        return other
+
+    def _deal_plan(self, player: int) -> tuple:
+        """What every determinization for ``player`` of this position starts from (the search deals
+        thousands of one position): the seats whose status is dealt again and the numbers dealt,
+        the places in ``known`` of statuses someone knows (they follow the new deal), the unseen
+        cards in the order they are shuffled, and per other seat the cards it is known to keep and
+        how many it is dealt."""
+        n = self.n
         mine = self.known[player * n:(player + 1) * n]
         hidden = [q for q in range(n) if self.status[q] and not mine[q]]
-        if hidden:
-            unseen = sorted(set(range(1, n + 1)) - set(mine))
-            for q, number in zip(hidden, rng.sample(unseen, len(hidden))):
-                other.status[q] = number
-            # what the others know follows the new deal (row by row: a search deals thousands)
-            status, known = other.status, other.known
-            other.known = [number and s for i in range(0, n * n, n)
-                           for number, s in zip(known[i:i + n], status)]
+        unseen = sorted(set(range(1, n + 1)) - set(mine)) if hidden else []
+        known_at = [i for i, number in enumerate(self.known) if number] if hidden else []
         seen = self.seen_in_hand
         fixed: dict[int, list[int]] = {}
         pool: list[int] = []
@@ -409,15 +430,7 @@ class ClusterfuckState(State):
                 for r, c in enumerate(self.hands[q]):
                     if c:
                         pool += [r] * c
-        _shuffle(rng, pool)  # rng.shuffle's very draws, made faster
-        start = 0
-        for q, hand in fixed.items():
-            free = self.held[q] - sum(hand)
-            for r in pool[start:start + free]:
-                hand[r] += 1
-            start += free
-            other.hands[q] = hand
-        return other
+        return hidden, unseen, known_at, pool, [(q, row, self.held[q] - sum(row)) for q, row in fixed.items()]
 
     def cards_played(self) -> list[list[str]]:
         """Per player, the rank name of every card they put into a trick this game, one
@@ -524,7 +537,7 @@ class ClusterfuckState(State):
         order, out, hands, n = self.order, self.out, self.hands, self.n
         above, count = self.trick_rank + 1, self.trick_count
         needed = self.active if out[self.trick_winner] else self.active - 1
-        passes = self.passes
+        passes, forced = self.passes, self.plays_forced
         i = self.seat_index[seat]
         while True:
             i += 1
@@ -533,7 +546,7 @@ class ClusterfuckState(State):
             q = order[i]
             if out[q]:
                 continue
-            if not self.plays_forced or max(hands[q][above:]) >= count:
+            if not forced or max(hands[q][above:]) >= count:
                 self.passes, self.player = passes, q
                 return
             passes += 1
@@ -734,7 +747,7 @@ class ClusterfuckState(State):
 
     def _deal_statuses(self, assigned: int, rest: list[int]) -> None:
         """The rest of the status cards (``unassigned()``), shuffled and dealt secretly; then the exchange."""
-        _shuffle(_random.Random(self.status_seed), rest)
+        shuffle(_random.Random(self.status_seed), rest)
         status = self.status
         for seat, number in zip([q for q in self.order if not status[q]], rest):
             status[seat] = number
@@ -798,7 +811,7 @@ class ClusterfuckState(State):
 
     def _round_rng(self) -> _random.Random:
         """The round's generator: ``random.Random``'s Mersenne Twister seeded alike, made without its
-        Python-level seeding (the deal and ``_shuffle`` draw only ``getrandbits``; every round seeds
+        Python-level seeding (the deal and ``shuffle`` draw only ``getrandbits``; every round seeds
         two generators, this one and the status deal's)."""
         return _random.Random((self.deal_seed << 16) + self.round_no)
 

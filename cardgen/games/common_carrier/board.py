@@ -196,17 +196,37 @@ def _popcount(x: int) -> int:
     return x.bit_count()
 
 
-def _best_path(hl: int, vl: int, own: int, need: int = 0) -> int:
+def _best_path(hl: int, vl: int, own: int, need: int = 0, remember: bool = False) -> int:
     """The win measure of a board given by its links (``hl``: cell to cell + 1, ``vl``: cell to
     cell + W) and the cells that count for the player.
 
     With ``need``, a measure below it may be returned as any number below it: no two nodes that one
     node reaches are farther apart than twice its farthest, so such a group is settled at once.
+    With ``remember``, measured once per board lately seen (``_PATHS``): a search judges each board
+    it tries in thousands of deals (a game played once meets each board once, and is not helped).
     """
     hp = hl & own & (own >> 1)
     vp = vl & own & (own >> W)
     if not (hp | vp):
         return 0
+    if not remember:
+        return _measured_path(hl, vl, hp, vp, need)
+    key = (hl, vl, own, need)
+    known = _PATHS.get(key)
+    if known is None:
+        if len(_PATHS) >= PATH_MEMO:
+            _PATHS.clear()
+        known = _PATHS[key] = _measured_path(hl, vl, hp, vp, need)
+    return known
+
+
+#: ``_best_path``'s answers, cleared when it holds this many
+PATH_MEMO = 16384
+_PATHS: dict[tuple[int, int, int, int], int] = {}
+
+
+def _measured_path(hl: int, vl: int, hp: int, vp: int, need: int) -> int:
+    """``_best_path`` worked out, given the player's links ``hp`` and ``vp``."""
     # ``_link_graph``'s nodes, but only those of cells on the player's links
     h0, v0 = hl & ~hp, vl & ~vp
     zero = h0 | h0 << 1 | v0 | v0 << W

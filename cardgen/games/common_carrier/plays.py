@@ -52,6 +52,8 @@ class Plays:
 
     #: the game (card masks and owners)
     game: Any
+    #: whether what a board answers is remembered beyond this position (rules.py)
+    _remember: bool
     #: the board: cells whose top card has a line on each side, occupied cells and their 8 neighbours,
     #: the bounding box (rules.py)
     line: list[int]
@@ -69,17 +71,40 @@ class Plays:
     _away: tuple[int, int, int, int]
     _fronts: tuple[int, int, int, int]
     #: per oriented mask, its ``_near_set``; per (mask of a, mask of b) counted, the placements apart
+    #: and all the placements (``_count_near``); per placement as (cell, oriented mask) once or twice,
+    #: whether it leaves a legal board: what the board alone answers, shared by every position with
+    #: this board (``_BOARDS``)
     _near_cache: dict[int, tuple]
     _apart: dict[tuple[int, int], tuple[int, tuple, tuple]]
+    _pair_total: dict[tuple[int, int], int]
+    _laid_legal: dict[tuple, bool]
 
     def _cards_to_place(self) -> list[int]:
         """The cards the current decision places from (a hand, or the cards handed over)."""
         raise NotImplementedError
 
     def _board_sets(self) -> tuple:
-        """Where cards may go: frontier, span window and per-side conflicts."""
+        """Where cards may go: frontier, span window and per-side conflicts; with them the board's
+        share of ``_BOARDS`` (found there if another position had this board lately), or, in a
+        position that does not remember boards (``_remember``), its own."""
         if self._sets is not None:
             return self._sets
+        if not self._remember:
+            (self._sets, self._away, self._fronts), self._near_cache, self._apart, self._pair_total, \
+                self._laid_legal = self._board_sets_anew(), {}, {}, {}, {}
+            return self._sets
+        key = (self.occ, *self.line)
+        known = _BOARDS.get(key)
+        if known is None:
+            if len(_BOARDS) >= BOARD_MEMO:
+                _BOARDS.clear()
+            known = _BOARDS[key] = (*self._board_sets_anew(), {}, {}, {}, {})
+        (self._sets, self._away, self._fronts, self._near_cache, self._apart, self._pair_total,
+         self._laid_legal) = known
+        return known[0]
+
+    def _board_sets_anew(self) -> tuple:
+        """``_board_sets``, ``_away`` and ``_fronts`` of this board, worked out."""
         occ = self.occ
         bad: tuple[int, ...]
         if not occ:
@@ -89,29 +114,18 @@ class Plays:
         else:
             box = self.bbox
             assert box is not None  # an occupied board has a bounding box
-            known = _WINDOWS.get(box)
-            if known is None:
-                r0, r1, c0, c1 = box
-                known = _WINDOWS[box] = (_rows(r1 - SPAN + 1, r0 + SPAN - 1)
-                                         & _cols(c1 - SPAN + 1, c0 + SPAN - 1))
-            window = known
+            window = _window(box)
             frontier = self.halo & window
-            l0, l1, l2, l3 = self.line
-            # a cell conflicts on side i when its neighbour there is occupied and
-            # shows a line (for a blank side) or a blank (for a line side)
-            f0, f1, f2, f3 = l2 << W, l3 >> 1, l0 >> W, l1 << 1
-            # (side 0 blank, side 0 line, side 1 blank, ...): picked by ``_SIDE_PICK``
-            bad = (f0, occ << W & ~f0, f1, occ >> 1 & ~f1, f2, occ >> W & ~f2, f3, occ << 1 & ~f3)
+            bad = _conflicts(occ, self.line)
             r0, r1, c0, c1 = box
             conflicts = box if r1 - r0 == SPAN - 2 or c1 - c0 == SPAN - 2 else None
-        self._sets = (occ, frontier, window, bad, conflicts)
         # cells away from the board, shifted onto the cells diagonal to them (``_near_fits``)
         away = window & ~frontier
-        self._away = (away << (W + 1), away << (W - 1), away >> (W - 1), away >> (W + 1))
         # per side: cells that are near the board or whose neighbour on that side is
-        self._fronts = (frontier | frontier << W, frontier | frontier >> 1,
-                        frontier | frontier >> W, frontier | frontier << 1)
-        return self._sets
+        fronts = (frontier | frontier << W, frontier | frontier >> 1,
+                  frontier | frontier >> W, frontier | frontier << 1)
+        return ((occ, frontier, window, bad, conflicts),
+                (away << (W + 1), away << (W - 1), away >> (W - 1), away >> (W + 1)), fronts)
 
     def _fits(self, mask: int) -> tuple[int, tuple[int, int, int, int]]:
         """Cells where ``mask`` agrees with every neighbour, and with all but side d."""
@@ -120,9 +134,10 @@ class Plays:
 
     def _near_fits(self, mask: int) -> tuple:
         """``_near_set`` of ``mask`` on this board, remembered until the board changes."""
+        sets = self._sets or self._board_sets()
         cached = self._near_cache.get(mask)
         if cached is None:
-            cached = self._near_cache[mask] = _near_set(self._sets or self._board_sets(), self._away, mask)
+            cached = self._near_cache[mask] = _near_set(sets, self._away, mask)
         return cached
 
     def _combo_list(self) -> list:
@@ -165,6 +180,72 @@ class Plays:
         self._combo_total = sum(weight for weight, _ in combos)
         return combos
 
+    def _has_play(self) -> bool:
+        """Whether the decision has a play at all (``_combo_list`` not empty). In a search's deal
+        (``_remember``), whose plays are often never asked for, a hand of two cards to play both
+        is looked at first (``_surely_playable``, on a board not met before) and then counted up
+        to the first combination with a play, in ``_two_card_combos``' order; elsewhere the plays
+        are drawn or listed next, so they are counted in full at once."""
+        if not self._remember or self._combos is not None or self._level != 2:
+            return bool(self._combo_list())
+        cards = self._cards_to_place()
+        if len(cards) != 2:
+            return bool(self._combo_list())
+        if self._sets is None:
+            if (self.occ, *self.line) not in _BOARDS and self._surely_playable(*cards):
+                return True
+            self._board_sets()
+        masks, totals = self.game.card_mask, self._pair_total
+        a, b = cards
+        if _CANONICAL[masks[a]] > _CANONICAL[masks[b]]:
+            a, b = b, a
+        oa, ob = _ORIENTATIONS[masks[a]], _ORIENTATIONS[masks[b]]
+        for ma in oa:
+            for mb in ob:
+                n = totals.get((ma, mb))
+                if n is None:
+                    n = self._count_near(self._near_fits(ma), self._near_fits(mb))
+                if n:
+                    return True
+        return False
+
+    def _surely_playable(self, a: int, b: int) -> bool:
+        """Whether cards ``a`` and ``b`` have a play by one of two plays seen at a glance, without
+        the board's sets: two of three open cells (empty, near the board, no card beside them on
+        any side: any card fits there, and of any three, two are not side by side), unless the
+        board spans 4 rows or columns (two cells on either side would stretch it to 6); or each card
+        on top of a card showing the same lines on its own cell (as it lies or turned), agreeing
+        with every neighbour there: the board keeps every line it had. False says nothing."""
+        box = self.bbox
+        if box is None:
+            return False
+        occ, window = self.occ, _window(box)
+        r0, r1, c0, c1 = box
+        if r1 - r0 != SPAN - 2 and c1 - c0 != SPAN - 2:
+            open_cells = self.halo & window & ~(occ | occ << 1 | occ >> 1 | occ << W | occ >> W)
+            if open_cells.bit_count() >= 3:
+                return True
+        bad = _conflicts(occ, self.line)
+        masks = self.game.card_mask
+        on_a = self._lookalikes(masks[a], bad, window)
+        if not on_a:
+            return False
+        on_b = self._lookalikes(masks[b], bad, window)
+        return bool(on_b) and (on_a != on_b or on_a & (on_a - 1) != 0)
+
+    def _lookalikes(self, mask: int, bad: tuple[int, ...], window: int) -> int:
+        """Cells in ``window`` whose top card shows the lines of ``mask`` or of its turn, where that
+        orientation agrees with every neighbour (given the board's ``_conflicts``)."""
+        l0, l1, l2, l3 = self.line
+        out = 0
+        for m in _ORIENTATIONS[mask]:
+            same = (self.occ & window & (l0 if m & 1 else ~l0) & (l1 if m & 2 else ~l1)
+                    & (l2 if m & 4 else ~l2) & (l3 if m & 8 else ~l3))
+            if same:
+                b0, b1, b2, b3 = _SIDE_PICK[m](bad)
+                out |= same & ~(b0 | b1 | b2 | b3)
+        return out
+
     def _two_card_combos(self, a: int, b: int) -> list:
         """``_combo_list`` for a hand of two cards to play both (the usual turn), in its order (and
         their total weight)."""
@@ -196,11 +277,24 @@ class Plays:
         """``_count_near`` of the (i, j) in ``pairs``: card a on ``oa[i]``, b on ``ob[j]`` (the playout's
         inner loop)."""
         sets = self._sets or self._board_sets()
-        away = self._away
-        near_a = [_near_set(sets, away, m) for m in oa]
-        near_b = near_a if ob is oa else [_near_set(sets, away, m) for m in ob]
-        count = self._count_near
-        return [count(near_a[i], near_b[j]) for i, j in pairs]
+        totals = self._pair_total
+        if not totals:  # nothing counted on this board yet
+            away = self._away
+            near_a = [_near_set(sets, away, m) for m in oa]
+            near_b = near_a if ob is oa else [_near_set(sets, away, m) for m in ob]
+            count = self._count_near
+            return [count(near_a[i], near_b[j]) for i, j in pairs]
+        near_a = near_b = []
+        counts = []
+        for i, j in pairs:
+            n = totals.get((oa[i], ob[j]))
+            if n is None:
+                if not near_a:  # each orientation's fit once, for the pairs not counted before
+                    near_a = [self._near_fits(m) for m in oa]
+                    near_b = near_a if ob is oa else [self._near_fits(m) for m in ob]
+                n = self._count_near(near_a[i], near_b[j])
+            counts.append(n)
+        return counts
 
     def _count_pairs(self, ma: int, mb: int) -> int:
         """Ordered (cell for a, cell for b) pairs leaving a legal board, for hands other than two
@@ -209,7 +303,7 @@ class Plays:
         return self._count_near(self._near_fits(ma), self._near_fits(mb))
 
     def _count_near(self, near_a: tuple, near_b: tuple) -> int:
-        """``_count_pairs`` given the two masks' ``_near_set``."""
+        """``_count_pairs`` given the two masks' ``_near_set`` (remembered for the board)."""
         conflicts = (self._sets or self._board_sets())[4]
         fronts = self._fronts
         ma, pa, na, corner_a, exa, _ = near_a
@@ -233,6 +327,7 @@ class Plays:
             n += pc(exa[2] & exb[0] >> W & fronts[2])
         if not ((ma >> 3) ^ (mb >> 1)) & 1:  # a's left, b's right: b = a - 1
             n += pc(exa[3] & exb[1] << 1 & fronts[3])
+        self._pair_total[(ma, mb)] = n
         return n
 
     @staticmethod
@@ -465,6 +560,31 @@ def _pair_placement(kind: str, a: int, ma: int, x: int, b: int, mb: int, y: int)
     if kind == "same" and x > y:
         x, ma, y, mb = y, mb, x, ma
     return (a, x, ma, b, y, mb) if a < b else (b, y, mb, a, x, ma)
+
+
+def _conflicts(occ: int, line: list[int]) -> tuple[int, ...]:
+    """Per side of a cell, the cells where a card blank on that side, then one with a line there,
+    disagrees with the neighbour: (side 0 blank, side 0 line, side 1 blank, ...), picked per mask by
+    ``_SIDE_PICK``. A cell conflicts on side i when its neighbour there is occupied and shows a line
+    (for a blank side) or a blank (for a line side)."""
+    l0, l1, l2, l3 = line
+    f0, f1, f2, f3 = l2 << W, l3 >> 1, l0 >> W, l1 << 1
+    return (f0, occ << W & ~f0, f1, occ >> 1 & ~f1, f2, occ >> W & ~f2, f3, occ << 1 & ~f3)
+
+
+def _window(box: tuple[int, int, int, int]) -> int:
+    """The cells a card may go on without stretching the board of bounding box ``box`` past 5 x 5."""
+    known = _WINDOWS.get(box)
+    if known is None:
+        r0, r1, c0, c1 = box
+        known = _WINDOWS[box] = _rows(r1 - SPAN + 1, r0 + SPAN - 1) & _cols(c1 - SPAN + 1, c0 + SPAN - 1)
+    return known
+
+
+#: what a board alone answers (``Plays._board_sets``), by (occupied cells, the four line sets): a
+#: search meets each board it tries in thousands of deals; cleared when it holds this many boards
+BOARD_MEMO = 4096
+_BOARDS: dict[tuple[int, ...], tuple] = {}
 
 
 def _below(rng: random.Random, n: int) -> int:

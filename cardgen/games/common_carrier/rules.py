@@ -25,7 +25,7 @@ from typing import Any
 
 from ...errors import CardgenError
 from .. import base
-from ..base import TERMINAL, Game, IllegalAction, OptionSpec, State
+from ..base import TERMINAL, Game, IllegalAction, OptionSpec, State, shuffle
 from .board import (
     _HALO,
     _ROW_COL,
@@ -319,11 +319,18 @@ class CommonCarrierState(Plays, State):
         self._combos: list | None = None
         #: the sum of the weights in ``_combos``
         self._combo_total = 0
-        #: per oriented mask, where it fits on this board (``_near_set``), reset with ``_sets``
+        #: per oriented mask, where it fits on this board (``_near_set``); per (mask of a, mask of b)
+        #: counted, the placements with both near the board and apart, and the two masks'
+        #: ``_near_set``, and all the placements; per placement laid, whether the board is legal:
+        #: the board's share of plays.py's ``_BOARDS``, set with ``_sets``
         self._near_cache: dict[int, tuple] = {}
-        #: per (mask of a, mask of b) counted, the placements with both near the board and apart,
-        #: and the two masks' ``_near_set``
         self._apart: dict[tuple[int, int], tuple[int, tuple, tuple]] = {}
+        self._pair_total: dict[tuple[int, int], int] = {}
+        self._laid_legal: dict[tuple, bool] = {}
+        #: whether what a board answers is remembered beyond this position (``_BOARDS``, and
+        #: ``_best_path``'s memo): in a search's deals, which meet each board in thousands of them
+        #: (``determinize`` sets it); a game played once meets each board once
+        self._remember = False
         #: the last action this state drew or chose itself for the current position: applying
         #: that very object needs no check (reset whenever the position changes)
         self._trusted: tuple | None = None
@@ -366,20 +373,20 @@ class CommonCarrierState(Plays, State):
         keep = player == self.player or self.phase == PHASE_HANDOVER
         if keep and not self.finished and self._legal_set is None:
             self.legal_actions()
-            self._legal_set = frozenset(self._legal or ())
         other = self.clone()
         for p in (0, 1):
             if p == player:
-                rng.shuffle(other.decks[p])
+                shuffle(rng, other.decks[p])
                 continue
             unseen = other.hands[p] + other.decks[p]
             if self.game.gray_secret:
                 unseen = self._gray_choice_again(p, unseen, rng)
-            rng.shuffle(unseen)
+            shuffle(rng, unseen)
             held = len(other.hands[p])
             other.hands[p], other.decks[p] = unseen[:held], unseen[held:]
         if not keep:
             other._invalidate()
+        other._remember = True
         return other
 
     def _gray_choice_again(self, rival: int, unseen: list[int], rng: random.Random) -> list[int]:
@@ -422,8 +429,6 @@ class CommonCarrierState(Plays, State):
         other.pending = self.pending[:]
         other.reached = [r[:] for r in self.reached]
         other._winners = self._winners[:]
-        other._near_cache = dict(self._near_cache)
-        other._apart = dict(self._apart)
         return other
 
     def legal_actions(self, player: int | None = None) -> list[tuple]:
@@ -434,7 +439,8 @@ class CommonCarrierState(Plays, State):
             actions = []
             for _, combo in self._combo_list():
                 actions.extend(self._combo_actions(combo))
-            self._legal = actions
+            # as a set at once, so the copies that apply them (the search's) share it
+            self._legal, self._legal_set = actions, frozenset(actions)
         return list(actions)
 
     def num_legal_actions(self, player: int | None = None) -> int:
@@ -478,7 +484,7 @@ class CommonCarrierState(Plays, State):
     def value(self, player: int) -> int:
         """Max over node pairs of the fewest of ``player``'s links on any path between them."""
         line, own = self.line, self.own[player]
-        return _best_path(line[1] & (line[3] >> 1), line[2] & (line[0] >> W), own)
+        return _best_path(line[1] & (line[3] >> 1), line[2] & (line[0] >> W), own, 0, self._remember)
 
     def own_links(self, player: int) -> int:
         """How many links on the board are ``player``'s (a PBX counts for both)."""
@@ -588,7 +594,7 @@ class CommonCarrierState(Plays, State):
         for level in levels:
             self._level = level
             self._combos = None
-            if self._combo_list():
+            if self._has_play():
                 return
         if self.phase == PHASE_TURN:
             handed, self.hands[player] = list(cards), []
@@ -660,7 +666,7 @@ class CommonCarrierState(Plays, State):
                     break
             if links < need:
                 continue
-            v = _best_path(hl, vl, own, need)
+            v = _best_path(hl, vl, own, need, self._remember)
             for i, t in enumerate(REPORTED_TARGETS):
                 if v >= t and marks[i] is None:
                     marks[i] = self.moves
@@ -753,9 +759,6 @@ class CommonCarrierState(Plays, State):
     def _invalidate(self) -> None:
         self._sets = None
         self._combos = None
-        if self._apart or self._near_cache:
-            self._near_cache = {}
-            self._apart = {}
         self._trusted = None
         self._legal = None
         self._legal_set = None
@@ -765,12 +768,9 @@ class CommonCarrierState(Plays, State):
 
     def _check_listed(self, action: Any) -> None:
         """An action listed by ``legal_actions()`` for this position is legal; others are checked."""
-        if self._legal is not None:
-            listed = self._legal_set
-            if listed is None:
-                listed = self._legal_set = frozenset(self._legal)
-            if type(action) is tuple and action in listed:
-                return
+        listed = self._legal_set
+        if listed is not None and type(action) is tuple and action in listed:
+            return
         self._check_action(action)
 
     def is_legal(self, player: int, action: Any) -> bool:
@@ -789,9 +789,8 @@ class CommonCarrierState(Plays, State):
         except (TypeError, IndexError, KeyError):
             return False
         legal = self._legal_set
-        if legal is not None:
-            ok = type(action) is tuple and action in legal
-        else:
+        ok = legal is not None and type(action) is tuple and action in legal
+        if not ok:  # listed plays are one order of each: the same play in another order is legal too
             try:
                 ok = self._illegal(action) is None
             except (TypeError, ValueError, IndexError):
@@ -824,12 +823,22 @@ class CommonCarrierState(Plays, State):
         return None
 
     def _placement_legal(self, action: Sequence) -> bool:
-        """Lay the cards, check the end-of-turn conditions around them, lift them again."""
+        """Lay the cards, check the end-of-turn conditions around them, lift them again (once per
+        board and placement: the board's ``_laid_legal``)."""
         cells = [cell_of(r, c) for _, r, c, _ in action]
+        masks = [self.game._oriented(card, t) for card, _, _, t in action]
+        if self._sets is None:
+            self._board_sets()
+        key = (*cells, *masks)
+        known = self._laid_legal.get(key)
+        if known is None:
+            known = self._laid_legal[key] = self._laid_legally(action, cells, masks)
+        return known
+
+    def _laid_legally(self, action: Sequence, cells: list[int], masks: list[int]) -> bool:
         if not self.occ and CENTER not in cells:
             return False
-        undo = [self._put_undoably(card, cell, self.game._oriented(card, t))
-                for (card, _, _, t), cell in zip(action, cells)]
+        undo = [self._put_undoably(card, cell, mask) for (card, *_), cell, mask in zip(action, cells, masks)]
         assert self.bbox is not None  # cards were just laid
         r0, r1, c0, c1 = self.bbox
         ok = r1 - r0 < SPAN and c1 - c0 < SPAN and _connected(self.occ)

@@ -75,7 +75,7 @@ class DotcombustGame(DotcombustRules):
         players know no longer (``known_parts`` None): a game played out is not searched.
         """
         state._log = state._known = None
-        state._trusted = None
+        state._trusted = state._dealing = None
         if self._plain and state.bans is None and state._incoming is None:
             return self._play_out_plain(state, rng, max_moves, branching)
         n = self.num_players

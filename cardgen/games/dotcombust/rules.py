@@ -35,7 +35,7 @@ from typing import Any, NamedTuple, cast
 from ...errors import CardgenError
 from ...stats import mean_interval
 from .. import base
-from ..base import SIMULTANEOUS, TERMINAL, Game, IllegalAction, OptionSpec, State
+from ..base import SIMULTANEOUS, TERMINAL, Game, IllegalAction, OptionSpec, State, deal_out
 from .assets import asset_table, bundled_assets, keep_assets
 from .knowledge import catch_up
 
@@ -279,6 +279,7 @@ class DotcombustState(State):
     the assets just completed that await their holder's show or keep."""
 
     __slots__ = (
+        "_dealing",
         "_deciding",
         "_incoming",
         "_known",
@@ -344,6 +345,8 @@ class DotcombustState(State):
         self.weights = [game._plays_of(hand) for hand in hands]
         # the plays random_action handed out on this position, which apply_action trusts
         self._trusted: list[Any] | None = None
+        # per player, ``_deal_plan`` of this position once a determinization for them asked for it
+        self._dealing: dict[int, tuple] | None = None
         # in a determinization, what each player could expect to score where the search began
         self._searched_from: list[float] | None = None
         # in a determinization, what each player's expected score gained or lost by the passes it
@@ -462,7 +465,7 @@ class DotcombustState(State):
         for p, play in enumerate(action):
             if (trusted is None or play is not trusted[p]) and play not in self.legal_actions(p):
                 raise IllegalAction(f"player {p} cannot play {self.action_to_string(play)} now")
-        self._trusted = None
+        self._trusted = self._dealing = None
         if self._deciding:
             self._apply_shows(cast("Sequence[Show]", action))
         else:
@@ -623,6 +626,7 @@ class DotcombustState(State):
         other.kept_to_end = self.kept_to_end[:]
         other.ended_on_show = self.ended_on_show
         other._trusted = None
+        other._dealing = None
         other._log = None
         other._known = None
         other._searched_from = self._searched_from
@@ -647,18 +651,46 @@ class DotcombustState(State):
         The copy tracks no knowledge (``known_parts`` None): it is searched,
         not determinized again.
         """
+        plan = self._dealing.get(player) if self._dealing is not None else None
+        if plan is None:
+            if self._dealing is None:
+                self._dealing = {}
+            plan = self._dealing[player] = self._deal_plan(player)
+        fixed, pool, cleared = plan
+        game = self.game
+        n = game.num_players
+        other = self._copy()
+        pool = pool[:]
+        rand = rng.random
+        for i in range(len(pool) - 1, 0, -1):  # Fisher-Yates on random(), as in the deal
+            j = int(rand() * (i + 1))
+            pool[i], pool[j] = pool[j], pool[i]
+        hands, weights, plays_of = other.hands, other.weights, game._plays_of
+        deal_out(pool, fixed, hands)
+        for q, _, _ in fixed:
+            weights[q] = plays_of(hands[q])
+        bans = other.bans
+        if bans is not None:
+            for i in cleared:
+                bans[i] = 0
+        other._searched_from = [game.value(other, q) for q in range(n)]
+        other._incoming = [0.0] * n
+        return other
+
+    def _deal_plan(self, player: int) -> tuple:
+        """What every determinization for ``player`` of this position starts from (the search deals
+        thousands of one position): per other seat the parts it is known to keep and how many it
+        is dealt, the unseen parts in the order they are shuffled, and the tagback bans cleared."""
         game = self.game
         n = game.num_players
         sizes = game.asset_sizes
         known = self.known_parts
-        other = self._copy()
-        count = len(sizes)
-        fixed: list[list[int]] = [[0] * count for _ in range(n)]
+        fixed: list[tuple[int, list[int], int]] = []
         pool: list[int] = []
         for q in range(n):
             if q == player:
                 continue
-            row = fixed[q]
+            row = [0] * len(sizes)
             if known is not None:
                 for a, c in known[player * n + q].items():
                     row[a] = c
@@ -667,29 +699,9 @@ class DotcombustState(State):
             for a, c in enumerate(self.hands[q]):
                 if c > row[a]:
                     pool += [a] * (c - row[a])
-        rand = rng.random
-        for i in range(len(pool) - 1, 0, -1):  # Fisher-Yates on random(), as in the deal
-            j = int(rand() * (i + 1))
-            pool[i], pool[j] = pool[j], pool[i]
-        start = 0
-        for q in range(n):
-            if q == player:
-                continue
-            hand = fixed[q]
-            free = self.hand_sizes[q] - sum(hand)
-            for a in pool[start:start + free]:
-                hand[a] += 1
-            start += free
-            other.hands[q] = hand
-            other.weights[q] = game._plays_of(hand)
-        if other.bans is not None:
-            for q in range(n):
-                for r in range(n):
-                    if player not in (q, r):
-                        other.bans[q * n + r] = 0
-        other._searched_from = [game.value(other, q) for q in range(n)]
-        other._incoming = [0.0] * n
-        return other
+            fixed.append((q, row, self.hand_sizes[q] - sum(row)))
+        cleared = [q * n + r for q in range(n) for r in range(n) if player not in (q, r)]
+        return fixed, pool, cleared
 
     # -- dotCOMbust's own questions -----------------------------------------
 
