@@ -29,7 +29,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from cardgen.games import game_class, registry
+from gameset import bench_games, default_game  # bench/gameset.py
+
 from cardgen.games.base import Game
 from cardgen.playtest import run_playtest
 
@@ -53,12 +54,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
 
     print(f"{'game':24} {'policy':8} {'games':>6} {'games/CPU-s':>12} {'moves/CPU-s':>12} {'target':>8}")
-    for name in registry():
-        if args.only and name != args.only:
-            continue
-        game = _default_game(name)
-        if game is None:
-            continue
+    for name, game in bench_games(args.only, PLAYERS):
         label = f"{name}, {game.num_players} players"
         variants = [(label, game)]
         if name == "common-carrier":
@@ -79,7 +75,7 @@ def main(argv: list[str] | None = None) -> int:
             if mean is not None:
                 print(f"{'':24} mcts:1000 CPU s a decision: mean {mean:.2f}, slowest {worst:.2f} (target < 1)")
     if args.big > 0 and not args.only:
-        game = _default_game("common-carrier")
+        game = default_game("common-carrier", PLAYERS)
         if game is not None:
             started = time.perf_counter()
             report = run_playtest(game, args.big, args.seed, jobs=args.jobs)
@@ -119,18 +115,6 @@ def _mcts_seconds(game: Game, moves: int, seed: int) -> tuple[float | None, floa
         mcts_action(game, state, player, random.Random(len(times)), Budget(simulations=1000))
         times.append(time.process_time() - started)
     return sum(times) / len(times), max(times)
-
-
-def _default_game(name: str) -> Game | None:
-    """The game's engine at the targets' player count, or None (with a message)."""
-    try:
-        cls = game_class(name)
-        if cls is None:
-            return None
-        return cls(PLAYERS[name]) if name in PLAYERS else cls()
-    except Exception as exc:
-        print(f"{name:16} skipped: {exc.__class__.__name__}: {exc}")
-        return None
 
 
 if __name__ == "__main__":

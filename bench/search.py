@@ -27,7 +27,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from cardgen.games import game_class, registry
+from gameset import bench_games  # bench/gameset.py
+
 from cardgen.games.base import SIMULTANEOUS, Game, State
 from cardgen.search import Budget, Search, can_search, mcts_action
 
@@ -51,12 +52,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"OpenSpiel Python MCTSBot, connect_four, {SIMULATIONS} simulations, random rollouts: "
               f"{peer:,.0f} simulations/CPU-s")
     print(f"\n{'game':28} {'decisions':>9} {'sims/CPU-s':>11} {'in play':>9} {'vs OpenSpiel':>13} {'target':>7}")
-    for name in registry():
-        if args.only and name != args.only:
-            continue
-        game = _default_game(name)
-        if game is None:
-            continue
+    for name, game in bench_games(args.only, width=28):
         rate = _decision_rate(game, args.decisions, args.seed)
         if rate is None:
             print(f"{name:28} cannot be searched (no determinize)")
@@ -158,16 +154,6 @@ def _open_spiel_rate(decisions: int, seed: int) -> float | None:
         bot.step(state)
         cpu += time.process_time() - started
     return decisions * SIMULATIONS / max(cpu, 1e-9)
-
-
-def _default_game(name: str) -> Game | None:
-    """The game's engine at its default options, or None (with a message)."""
-    try:
-        cls = game_class(name)
-        return None if cls is None else cls()
-    except Exception as exc:
-        print(f"{name:28} skipped: {exc.__class__.__name__}: {exc}")
-        return None
 
 
 if __name__ == "__main__":
