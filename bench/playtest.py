@@ -29,7 +29,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from gameset import bench_games, default_game  # bench/gameset.py
+from gameset import bench_games, decision_positions, default_game  # bench/gameset.py
 
 from cardgen.games.base import Game
 from cardgen.playtest import run_playtest
@@ -87,30 +87,14 @@ def main(argv: list[str] | None = None) -> int:
 
 def _mcts_seconds(game: Game, moves: int, seed: int) -> tuple[float | None, float]:
     """CPU seconds of mcts:1000 decisions at positions spread over seeded random games."""
-    from cardgen.games.base import SIMULTANEOUS
     from cardgen.search import Budget, can_search, mcts_action
 
-    rng = random.Random(seed)
-    state = game.new_initial_state(rng)
-    if not can_search(state):
+    if not can_search(game.new_initial_state(random.Random(seed))):
         return None, 0.0
     times = []
-    game_no = 0
-    while len(times) < moves:
-        # walk a random number of random moves into a game, then time one decision there
-        for _ in range(rng.randrange(0, 40)):
-            if state.is_terminal():
-                break
-            mover = state.current_player()
-            players = range(game.num_players) if mover == SIMULTANEOUS else [mover]
-            picks = [rng.choice(state.legal_actions(p)) for p in players]
-            state.apply_action(tuple(picks) if mover == SIMULTANEOUS else picks[0])
-        if state.is_terminal():
-            game_no += 1
-            state = game.new_initial_state(random.Random(f"{seed}:{game_no}"))
-            continue
-        mover = state.current_player()
-        player = 0 if mover == SIMULTANEOUS else mover
+    for state, player in decision_positions(game, seed, 40):
+        if len(times) == moves:
+            break
         started = time.process_time()
         mcts_action(game, state, player, random.Random(len(times)), Budget(simulations=1000))
         times.append(time.process_time() - started)

@@ -27,9 +27,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from gameset import bench_games  # bench/gameset.py
+from gameset import bench_games, decision_positions  # bench/gameset.py
 
-from cardgen.games.base import SIMULTANEOUS, Game, State
+from cardgen.games.base import SIMULTANEOUS, Game
 from cardgen.search import Budget, Search, can_search, mcts_action
 
 TARGET = 10_000
@@ -67,29 +67,14 @@ def main(argv: list[str] | None = None) -> int:
 
 def _decision_rate(game: Game, decisions: int, seed: int) -> float | None:
     """Simulations per CPU-second of mcts:1000 decisions at positions spread over seeded random games."""
-    rng = random.Random(seed)
-    state = game.new_initial_state(rng)
-    if not can_search(state):
+    if not can_search(game.new_initial_state(random.Random(seed))):
         return None
     cpu = 0.0
-    done = 0
-    game_no = 0
-    while done < decisions:
-        for _ in range(rng.randrange(0, 30)):
-            if state.is_terminal():
-                break
-            _random_move(game, state, rng)
-        if state.is_terminal():
-            game_no += 1
-            state = game.new_initial_state(random.Random(f"{seed}:{game_no}"))
-            continue
-        mover = state.current_player()
-        player = 0 if mover == SIMULTANEOUS else mover
+    for done, (state, player) in zip(range(decisions), decision_positions(game, seed, 30)):
         started = time.process_time()
         mcts_action(game, state, player, random.Random(done), Budget(simulations=SIMULATIONS))
         cpu += time.process_time() - started
-        done += 1
-    return done * SIMULATIONS / max(cpu, 1e-9)
+    return decisions * SIMULATIONS / max(cpu, 1e-9)
 
 
 def _play_rate(game: Game, moves: int, seed: int) -> float:
@@ -120,13 +105,6 @@ def _play_rate(game: Game, moves: int, seed: int) -> float:
         history.append(action)
     cpu = max(time.process_time() - started, 1e-9)
     return sum(s.simulations for s in searches) / cpu
-
-
-def _random_move(game: Game, state: State, rng: random.Random) -> None:
-    mover = state.current_player()
-    players = range(game.num_players) if mover == SIMULTANEOUS else [mover]
-    picks = [rng.choice(state.legal_actions(p)) for p in players]
-    state.apply_action(tuple(picks) if mover == SIMULTANEOUS else picks[0])
 
 
 def _open_spiel_rate(decisions: int, seed: int) -> float | None:
