@@ -147,8 +147,8 @@ class Paragraph(NamedTuple):
     bidi: bool = False
 
 
-def _paragraph_of(words: tuple[Word, ...], rtl: bool = False, bidi: bool = True) -> Paragraph:
-    return _new(Paragraph, (words, rtl, any(w.parts for w in words), rtl or bidi))
+def _paragraph_of(words: tuple[Word, ...], rtl: bool, bidi: bool) -> Paragraph:
+    return _new(Paragraph, (words, rtl, any(w.parts for w in words), bidi))
 
 
 @dataclass(frozen=True)
@@ -223,15 +223,8 @@ def _paragraph(runs: list[Run], chain: FontChain, direction: str, missing: dict,
         # one run of one font, all left to right (most cards' text): words straight from the cache
         run = runs[0]
         text = run.text
-        units: list[str] | None = None
-        if text.isascii() and _SIMPLE_ASCII.fullmatch(text):
-            # plain ASCII breaks only after spaces (UAX #14 agrees: a test holds it)
-            units = _ASCII_UNITS.findall(text)
-        elif not needs_bidi(text):
-            units = _keep_numbers(break_units(text))
-            if not all(u[-1] == " " for u in units[:-1]):
-                units = None
-        if units:
+        units, spaced = _units(text) if text.isascii() or not needs_bidi(text) else ([], False)
+        if units and spaced:
             fonts = chain.split(text, _style(run))
             font = fonts[0][0]
             if len(fonts) == 1 and font is not None and face(font).space_safe:
@@ -244,7 +237,7 @@ def _paragraph(runs: list[Run], chain: FontChain, direction: str, missing: dict,
                 cached = tuple([_word(unit, font, color, features, 0) for unit in units])
                 if text.isascii():  # no part to break between, nothing right to left
                     return _new(Paragraph, (cached, False, False, False))
-                return _paragraph_of(cached, bidi=False)
+                return _paragraph_of(cached, False, False)
     # the paragraph's characters, an icon standing as one character, and the run each belongs to
     text = "".join(r.text if not r.icon else _PLACEHOLDER for r in runs)
     rtl = base_rtl(text, direction)
@@ -254,7 +247,7 @@ def _paragraph(runs: list[Run], chain: FontChain, direction: str, missing: dict,
     pos = 0
     k = 0  # the segment the unit starts in
     # icons break like letters (so ":coin:3" stays whole); UAX #14 would break around U+FFFC
-    for unit in _units(text.replace(_PLACEHOLDER, "A")):
+    for unit in _units(text.replace(_PLACEHOLDER, "A"))[0]:
         end = pos + len(unit)
         while segments[k].stop <= pos:
             k += 1
@@ -399,11 +392,11 @@ def _compound(key: tuple) -> Word:
             glyphs = shape(part, font, False, features)
             piece = _new(Piece, (part, font, color, sum(glyphs.advances) / glyphs.upem, "", glyphs, level))
         (spaces if space else pieces).append(piece)
-    joined = spaces[0] if len(spaces) == 1 else _joined(spaces)
+    space = spaces[0] if len(spaces) == 1 else _joined(spaces)
     parts: tuple[Word, ...] = ()
     if len(pieces) == 1 and not pieces[0].icon and emergency_breakable(pieces[0].text):
-        parts = _parts(pieces[0], joined)
-    return _new(Word, (tuple(pieces), sum(p.w1 for p in pieces), joined.w1 if joined else 0.0, joined, parts, None))
+        parts = _parts(pieces[0], space)
+    return _new(Word, (tuple(pieces), sum(p.w1 for p in pieces), space.w1 if space else 0.0, space, parts, None))
 
 
 def _cut(segments: list[_Segment], k: int, start: int, stop: int) -> list[Piece]:
@@ -435,12 +428,14 @@ def _joined(pieces: list[Piece]) -> Piece | None:
     return pieces[0]._replace(text="".join(p.text for p in pieces), w1=sum(p.w1 for p in pieces), glyphs=glyphs)
 
 
-def _units(text: str) -> list[str]:
-    """``text`` cut at its line break opportunities (UAX #14), a number kept with what follows it."""
+def _units(text: str) -> tuple[list[str], bool]:
+    """``text`` cut at its line break opportunities (UAX #14), a number kept with what follows it, and
+    whether it breaks only after spaces (each unit but the last ends in one)."""
     if text.isascii() and _SIMPLE_ASCII.fullmatch(text):
         # plain ASCII breaks only after spaces (UAX #14 agrees: a test holds it)
-        return _ASCII_UNITS.findall(text)
-    return _keep_numbers(break_units(text))
+        return _ASCII_UNITS.findall(text), True
+    units = _keep_numbers(break_units(text))
+    return units, all(u[-1] == " " for u in units[:-1])
 
 
 def _keep_numbers(units: tuple[str, ...]) -> list[str]:
