@@ -54,3 +54,10 @@ class GuestError(CardgenError):
 
     def __reduce__(self):  # raised in a worker process, it crosses back whole
         return type(self), (self.message, self.exit_code, self.trace)
+
+
+def reason(exc: BaseException, limit: int) -> str:
+    """What ``exc`` says, for a one-line message: its first line (or its class's name when it says
+    nothing), cut to ``limit`` characters."""
+    text = str(exc).strip().splitlines()[0] if str(exc).strip() else exc.__class__.__name__
+    return text if len(text) <= limit else text[:limit - 3] + "..."

@@ -30,7 +30,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
-from .errors import CardgenError, Location
+from .errors import CardgenError, Location, reason
 from .sheets.sizes import Size, card_size, describe, paper_size
 
 #: what `cardgen preflight --color-space` takes: the colour spaces a build writes, and any (none checked)
@@ -119,8 +119,7 @@ def _where(path: Path) -> Location:
 
 
 def _reason(exc: BaseException) -> str:
-    text = str(exc).strip().splitlines()[0] if str(exc).strip() else exc.__class__.__name__
-    return text if len(text) <= 100 else text[:97] + "..."
+    return reason(exc, 100)
 
 
 #: what pypdf and the walk raise on a damaged file (pypdf's own errors are ValueErrors or

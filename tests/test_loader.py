@@ -202,3 +202,19 @@ def test_a_good_deck_resolves_to_itself(tmp_path):
                                                            ("game", "clusterfuck"), ("icon", "logo"),
                                                            ("svg", "ok.svg"), ("backs", "status")]
     assert deck.references[3].location.line == 7
+
+
+@pytest.mark.parametrize("raised", [AssertionError(), ValueError("number too large\nsecond line")])
+def test_svg_reportlab_cannot_draw_is_one_message_even_when_the_error_says_nothing(monkeypatch, raised):
+    from reportlab.graphics import renderPDF
+
+    from cardgen.render import svg
+
+    def draw(*args, **kwargs):
+        raise raised
+
+    monkeypatch.setattr(renderPDF, "draw", draw)
+    with pytest.raises(svg.SvgError) as caught:
+        svg._trial_draw(object())
+    assert str(caught.value) == f"cannot be drawn ({type(raised).__name__}" + (
+        ": number too large)" if str(raised) else ")")

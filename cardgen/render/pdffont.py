@@ -80,7 +80,7 @@ from typing import Any
 
 from reportlab.pdfbase import pdfdoc
 
-from ..errors import CardgenError
+from ..errors import CardgenError, reason
 from ..files import read_input
 from .colorspace import writes_cmyk
 
@@ -170,9 +170,8 @@ def _open(data: bytes, index: int) -> Any:
     return font
 
 
-def _reason(exc: Exception) -> str:
-    text = str(exc).strip().splitlines()[0] if str(exc).strip() else exc.__class__.__name__
-    return text if len(text) <= 80 else text[:77] + "..."
+def _reason(exc: BaseException) -> str:
+    return reason(exc, 80)
 
 
 class EmbeddedFont:

@@ -20,7 +20,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-from ..errors import CardgenError, Location
+from ..errors import CardgenError, Location, reason
 
 #: elements an SVG may hold: 120,000 paths took 46 s and 665 MB to convert; 4,000 styled paths take 3.8 s of
 #: CPU to check and draw, so 2,500 stay well inside 10 s on a busy machine
@@ -161,7 +161,8 @@ def _trial_draw(drawing: Any) -> None:
         renderPDF.draw(drawing, canvas, 0, 0)
         canvas.showPage()
     except Exception as exc:  # reportlab raises ValueError (numbers), TypeError and others
-        raise SvgError(f"cannot be drawn ({exc.__class__.__name__}: {str(exc).splitlines()[0][:120]})") from None
+        said = f": {reason(exc, 120)}" if str(exc).strip() else ""  # an exception may say nothing
+        raise SvgError(f"cannot be drawn ({exc.__class__.__name__}{said})") from None
 
 
 @lru_cache(maxsize=256)
