@@ -173,6 +173,7 @@ _NUMBER = re.compile(r"^[+−-]?\d+(?:[.,/]\d+)?[%×]?$")
 #: plain ASCII text, and its words: runs of spaces, or a word with the spaces after it, a number and
 #: its spaces kept with the word that follows ("7 links")
 _SIMPLE_ASCII = re.compile(r"[A-Za-z0-9 .,;:!?'\"()&+=*%#@$]*")
+_SIMPLE_CHARS = frozenset(chr(c) for c in range(32, 127) if _SIMPLE_ASCII.fullmatch(chr(c)))
 _ASCII_UNITS = re.compile(r" +|(?:\+?[0-9]+(?:[.,][0-9]+)?%? (?=[^ ]))*[^ ]+ *", re.ASCII)
 #: scripts HarfBuzz shapes only with the font's own rules (ISO 15924 codes), and the OpenType
 #: script tags that carry them
@@ -230,14 +231,18 @@ def _paragraph(runs: list[Run], chain: FontChain, direction: str, missing: dict,
             if len(fonts) == 1 and font is not None and face(font).space_safe:
                 if not text.isascii():
                     _check_shaping(text, font, notes)
-                if run.bold or run.italic:
-                    _fonts(text, run, chain, missing, notes)  # the note of a style the family lacks
+                if (run.bold or run.italic) and not face(font).color:
+                    _note_lack(chain, font, _style(run), notes)  # the note of a style the family lacks
                 features = chain.features(font)
                 color = run.color
                 cached = tuple([_word(unit, font, color, features, 0) for unit in units])
                 if text.isascii():  # no part to break between, nothing right to left
                     return _new(Paragraph, (cached, False, False, False))
                 return _paragraph_of(cached, False, False)
+    if _ASCII_RUNS and direction != "rtl":
+        paragraph = _ascii_runs(runs, chain, notes)
+        if paragraph is not None:
+            return paragraph
     # the paragraph's characters, an icon standing as one character, and the run each belongs to
     text = "".join(r.text if not r.icon else _PLACEHOLDER for r in runs)
     rtl = base_rtl(text, direction)
@@ -273,6 +278,74 @@ def _paragraph(runs: list[Run], chain: FontChain, direction: str, missing: dict,
                                  parts, None)))
         pos = end
     return _paragraph_of(tuple(words), rtl, any(level))
+
+
+#: paragraphs of several runs of plain ASCII cut straight from their runs (tests turn it off to hold
+#: it equal to the general path)
+_ASCII_RUNS = True
+
+
+def _ascii_runs(runs: list[Run], chain: FontChain, notes: dict) -> Paragraph | None:
+    """A paragraph of several runs (markup, inline icons) of plain ASCII, each in its style's first
+    font, whose words shape alone (``Face.space_safe``): its words taken from the runs as the general
+    path of ``_paragraph`` would cut them (a word within one run shaped whole, a word across runs
+    built from its parts), without its segments; None for any other paragraph."""
+    fonts: dict[str, str] = {}
+    for run in runs:
+        if run.icon:
+            continue
+        if not run.text.isascii():
+            return None
+        style = _style(run)
+        if style not in fonts:
+            font = chain.fonts(style)[0]
+            f = face(font)
+            if not f.space_safe or f.color or not f.chars.issuperset(_SIMPLE_CHARS):
+                return None
+            fonts[style] = font
+    # the paragraph's characters, an icon standing as a letter (as ``_units`` sees it)
+    text = "".join(r.text if not r.icon else "A" for r in runs)
+    if not _SIMPLE_ASCII.fullmatch(text):
+        return None
+    for style, font in fonts.items():
+        _note_lack(chain, font, style, notes)
+    regular = chain.fonts("regular")[0]
+    stops = []
+    stop = 0
+    for run in runs:
+        stop += 1 if run.icon else len(run.text)
+        stops.append(stop)
+    words: list[Word] = []
+    pos = k = 0  # k: the run the word starts in
+    for unit in _ASCII_UNITS.findall(text):
+        end = pos + len(unit)
+        while stops[k] <= pos:
+            k += 1
+        run = runs[k]
+        if not run.icon and end <= stops[k]:
+            font = fonts[_style(run)]
+            words.append(_word(unit, font, run.color, chain.features(font), 0))
+            pos = end
+            continue
+        # the word's parts in each run it crosses, cut where its spaces begin (``_compound_key``)
+        key: list[tuple] = []
+        body_end = pos + len(unit.rstrip(" "))
+        j = k
+        for low, high, space in ((pos, body_end, False), (body_end, end, True)):
+            while low < high:
+                while stops[j] <= low:
+                    j += 1
+                part = runs[j]
+                until = min(high, stops[j])
+                if part.icon:
+                    key.append(("", regular, part.color, (), 0, part.icon, space))
+                else:
+                    font = fonts[_style(part)]
+                    key.append((text[low:until], font, part.color, chain.features(font), 0, "", space))
+                low = until
+        words.append(_compound(tuple(key)))
+        pos = end
+    return _new(Paragraph, (tuple(words), False, False, False))
 
 
 @lru_cache(maxsize=65536)
@@ -460,16 +533,21 @@ def _fonts(text: str, run: Run, chain: FontChain, missing: dict, notes: dict) ->
             missing.update(dict.fromkeys(c for c in part if c != " "))
             font = chain.fonts(style)[0]
         elif style != "regular" and not face(font).color:  # emoji have no bold: nothing to say
-            lack = chain.lacks(font, style)
-            if lack is not None:
-                notes[f"font '{lack.family}' has no {style.replace('_', ' ')} face: its "
-                      f"{style.replace('_', ' ')} text prints {lack.used.replace('_', ' ')}"] = None
+            _note_lack(chain, font, style, notes)
         _check_shaping(part, font, notes)
         if out and out[-1][0] == font:
             out[-1] = (font, out[-1][1] + part)
         else:
             out.append((font, part))
     return out
+
+
+def _note_lack(chain: FontChain, font: str, style: str, notes: dict) -> None:
+    """The note that ``font`` stands for a ``style`` its family lacks, if it does."""
+    lack = chain.lacks(font, style)
+    if lack is not None:
+        notes[f"font '{lack.family}' has no {style.replace('_', ' ')} face: its "
+              f"{style.replace('_', ' ')} text prints {lack.used.replace('_', ' ')}"] = None
 
 
 @lru_cache(maxsize=65536)
