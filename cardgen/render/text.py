@@ -18,6 +18,7 @@ from pathlib import Path
 from reportlab.lib.rl_accel import fp_str
 from reportlab.pdfbase import pdfmetrics
 from reportlab.pdfbase.ttfonts import TTFont
+from reportlab.pdfgen.textobject import PDFTextObject
 
 from ..model import RGB
 from . import rich
@@ -36,11 +37,17 @@ def register_fonts() -> None:
 
 
 class TextOut:
-    """Text ops written on ``canvas``, one text object at a time."""
+    """Text ops written on ``canvas``, one text object at a time.
+
+    The text object's operators are written here as reportlab's ``PDFTextObject`` writes them (its
+    origin, fonts, colours through the canvas's colour space), without building one for every
+    piece of text: a card's text is thousands of small objects in a large build."""
 
     def __init__(self, canvas):
         self.canvas = canvas
-        self.text = None
+        #: the open text object's operators, or None
+        self.code: list[str] | None = None
+        self.x = self.y = 0.0  # where its next glyph goes
         self.colour: list[tuple] = []
         self.selected: tuple | None = None
         self.ink: RGB | None = None
@@ -58,13 +65,16 @@ class TextOut:
             # colour glyphs are pictures, drawn after the text object; the text is written too, but
             # invisible, so it copies and searches
             self.colour.append(op)
-        text = self.text
-        if text is None:
-            text = self.text = self.canvas.beginText()
+        code = self.code
+        if code is None:
+            # as reportlab's text object begins: at the origin, then moved
+            code = self.code = ["BT", _ORIGIN]
             self.selected = self.ink = None
-            text.setTextOrigin(x, y)
-        elif text._y != y or abs(text._x - x) > 0.005:
-            text.setTextOrigin(x, y)
+            code.append(f"1 0 0 1 {fp_str(x, y)} Tm")
+            self.x, self.y = x, y
+        elif self.y != y or abs(self.x - x) > 0.005:
+            code.append(f"1 0 0 1 {fp_str(x, y)} Tm")
+            self.x, self.y = x, y
         serial = self.serial
         inners: list[str | None] = []
         tangled = False
@@ -84,10 +94,10 @@ class TextOut:
         if name is None:
             name = self.names[font] = _embedded(font).use(self.canvas._doc, ())
         if self.selected != (name, size):
-            text._code.append(f"{name} {fp_str(size)} Tf")
+            code.append(f"{name} {fp_str(size)} Tf")
             self.selected = (name, size)
         if self.ink != color and not colour:
-            text.setFillColor(color)
+            code.append(_fill(self.canvas, color))
             self.ink = color
         if None not in inners:
             operators = "[" + "".join(inners) + "] TJ"  # type: ignore[arg-type]
@@ -98,17 +108,18 @@ class TextOut:
             # glyph of several letters right to left (Arabic's lam-alef): the text layer reads the
             # run's characters in order, not glyph by glyph
             operators = with_actual_text(words, operators)
-        text._code.append(f"3 Tr {operators} 0 Tr" if colour else operators)
-        text._x += width
+        code.append(f"3 Tr {operators} 0 Tr" if colour else operators)
+        self.x += width
 
     @property
     def open(self) -> bool:
-        return self.text is not None or bool(self.colour)
+        return self.code is not None or bool(self.colour)
 
     def close(self) -> None:
-        if self.text is not None:
-            self.canvas.drawText(self.text)
-            self.text = None
+        if self.code is not None:
+            self.code.append("ET")
+            self.canvas._code.append(" ".join(self.code))
+            self.code = None
         for _, x, y, font, size, _color, _words, _width, runs in self.colour:
             f = face(font)
             data = _font_data(f.path)
@@ -120,6 +131,28 @@ class TextOut:
                                          size, f.upem)
                     x += advance * size / f.upem
         self.colour.clear()
+
+
+#: where reportlab's text object starts (its first operator)
+_ORIGIN = "1 0 0 1 0 0 Tm"
+
+
+def _fill(canvas, color: RGB) -> str:
+    """The operator a reportlab text object on ``canvas`` writes to fill with ``color`` (in the
+    canvas's colour space), worked out once per canvas class and colour."""
+    key = (type(canvas), color)
+    known = _FILLS.get(key)
+    if known is None:
+        if len(_FILLS) >= 4096:
+            _FILLS.clear()
+        probe = PDFTextObject(canvas)
+        probe._code = []
+        probe.setFillColor(color)
+        known = _FILLS[key] = " ".join(probe._code)
+    return known
+
+
+_FILLS: dict[tuple, str] = {}
 
 
 #: each document's number and its fonts' resource names
