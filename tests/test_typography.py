@@ -177,20 +177,108 @@ def test_the_plain_ascii_fast_path_cuts_words_as_uax14_and_the_number_rule_do(se
 @pytest.mark.parametrize("seed", range(10))
 def test_words_across_runs_built_from_their_parts_equal_words_cut_from_shaped_segments(seed, monkeypatch):
     """A word crossing runs ("<b>two</b>, ", ":coin: 3") is built from its parts, each shaped alone
-    and cached; it must equal the word cut from its segments as shaped in the paragraph."""
+    and cached; it must equal the word cut from its segments as shaped in the paragraph, and a
+    paragraph of plain ASCII runs cut straight from its runs must equal both."""
     import random
 
     from cardgen.render.icons import ICONS
 
     vocabulary = ["draw", "a", "card,", "<b>two</b>", "<i>then</i>", ":coin:", "7 :coin:", "<b>bold,</b>",
-                  "x<i>y</i>z", "<b>a</b> <i>b</i>", "<color red>red</color>.", "3<b>x</b>", "  ", "(<i>max</i>)"]
+                  "x<i>y</i>z", "<b>a</b> <i>b</i>", "<color red>red</color>.", "3<b>x</b>", "  ", "(<i>max</i>)",
+                  "well-<b>known</b>", "<i>naïve</i>", "5%"]
     rng = random.Random(seed)
     chain = FontChain()
+    # the plain-ASCII path takes such paragraphs (and leaves others to the general one)
+    assert rich._ascii_runs(rich.parse("draw <b>two</b> :coin: cards", frozenset(ICONS), str), chain, {})
+    assert rich._ascii_runs(rich.parse("well-<b>known</b>", frozenset(ICONS), str), chain, {}) is None
     for _ in range(200):
         text = " ".join(rng.choice(vocabulary) for _ in range(rng.randrange(1, 25)))
         runs = rich.parse(text, frozenset(ICONS), lambda value: (1.0, 0.0, 0.0))
         built = rich.prepare(runs, chain)
+        monkeypatch.setattr(rich, "_ASCII_RUNS", False)
+        compound = rich.prepare(runs, chain)
         monkeypatch.setattr(rich, "_COMPOUND", False)
         cut = rich.prepare(runs, chain)
         monkeypatch.setattr(rich, "_COMPOUND", True)
-        assert built == cut, text
+        monkeypatch.setattr(rich, "_ASCII_RUNS", True)
+        assert built == compound == cut, text
+
+
+# --- words that shape alone ----------------------------------------------------------
+
+def _kerned_font(path, features: str = "", kern_pairs: dict | None = None) -> None:
+    """A small TrueType font of A, B and the space, with ``features`` (feature file syntax) and old-style
+    ``kern`` pairs."""
+    from fontTools.feaLib.builder import addOpenTypeFeaturesFromString
+    from fontTools.fontBuilder import FontBuilder
+    from fontTools.pens.ttGlyphPen import TTGlyphPen
+    from fontTools.ttLib import newTable
+    from fontTools.ttLib.tables._k_e_r_n import KernTable_format_0
+
+    builder = FontBuilder(1000, isTTF=True)
+    glyphs = [".notdef", "space", "A", "B"]
+    builder.setupGlyphOrder(glyphs)
+    builder.setupCharacterMap({32: "space", 65: "A", 66: "B"})
+    pen = TTGlyphPen(None)
+    for x, y in ((100, 0), (100, 700), (600, 700), (600, 0)):
+        (pen.moveTo if (x, y) == (100, 0) else pen.lineTo)((x, y))
+    pen.closePath()
+    builder.setupGlyf(dict.fromkeys(glyphs, pen.glyph()))
+    builder.setupHorizontalMetrics(dict.fromkeys(glyphs, (700, 100)))
+    builder.setupHorizontalHeader(ascent=800, descent=-200)
+    builder.setupNameTable({"familyName": "Kerned", "styleName": "Regular"})
+    builder.setupOS2(sTypoAscender=800, usWinAscent=800, usWinDescent=200)
+    builder.setupPost()
+    if features:
+        addOpenTypeFeaturesFromString(builder.font, features)
+    if kern_pairs:
+        kern = builder.font["kern"] = newTable("kern")
+        table = KernTable_format_0()
+        table.version, table.coverage, table.format, table.kernTable = 0, 1, 0, dict(kern_pairs)
+        kern.version, kern.kernTables = 0, [table]
+    builder.save(str(path))
+
+
+@pytest.mark.parametrize("features, kern_pairs, safe", [
+    ("feature kern { pos A B -80; } kern;", None, True),
+    ("@L = [A]; @R = [B]; feature kern { pos @L @R -80; } kern;", None, True),
+    ("feature kern { pos A space -80; } kern;", None, False),  # the space as a pair's second glyph
+    ("feature kern { pos space A -80; } kern;", None, False),  # in the pair's coverage
+    ("feature liga { sub A space B by A; } liga;", None, False),  # a ligature's component
+    ("feature ss01 { sub space by B; } ss01;", None, False),  # a substitution of the space
+    ("feature calt { sub A' space by B; } calt;", None, False),  # a context naming it
+    ("", {("A", "space"): -80}, False),  # the old kern table
+    ("", {("A", "B"): -80}, True),
+])
+def test_a_face_is_space_safe_only_when_no_rule_looks_at_the_space(tmp_path, features, kern_pairs, safe):
+    from cardgen.render.fonts import space_safe
+
+    path = tmp_path / "kerned.ttf"
+    _kerned_font(path, features, kern_pairs)
+    assert space_safe(path) is safe
+
+
+def test_the_bundled_faces_only_rule_on_the_space_joins_it_to_a_haraka_after_it():
+    """Face.space_safe takes the bundled faces as safe without reading them: the one kind of rule
+    they have that looks at the space is a ligature of a space and a following haraka
+    (fonts.SPACE_PARTNERS)."""
+    from fontTools.ttLib import TTFont
+
+    from cardgen.render.fonts import SPACE_PARTNERS, _mentions
+    from cardgen.resources import bundled
+
+    files = sorted(bundled("fonts").glob("*.ttf"))
+    assert files
+    for path in files:
+        font = TTFont(str(path))
+        cmap = font.getBestCmap()
+        partners = {cmap[ord(c)] for c in SPACE_PARTNERS if ord(c) in cmap}
+        for tag in ("GSUB", "GPOS"):
+            for lookup in font[tag].table.LookupList.Lookup:
+                for sub in lookup.SubTable:
+                    if _mentions(sub, "space"):
+                        assert tag == "GSUB" and lookup.LookupType == 4, (path.name, tag, lookup.LookupType)
+                        components = {c for lig in sub.ligatures.get("space", ()) for c in lig.Component}
+                        assert components <= partners and not any(
+                            "space" in lig.Component for ligs in sub.ligatures.values() for lig in ligs)
+

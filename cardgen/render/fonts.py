@@ -24,6 +24,7 @@ import subprocess
 from dataclasses import dataclass, field
 from functools import cached_property, lru_cache
 from pathlib import Path
+from typing import Any
 
 import uharfbuzz as hb
 from fontTools import unicodedata as ucd
@@ -83,7 +84,10 @@ class Face:
     def space_safe(self) -> bool:
         """Whether no substitution or positioning rule of the face looks at the space glyph, so words
         between spaces shape alone exactly as they do in their line (and a deck's recurring words are
-        shaped once). The bundled faces are known to be (a test holds it); another face is read once."""
+        shaped once). Another face is read once (``space_safe``). The bundled faces are taken as
+        safe without reading: their one such rule joins a space to an Arabic haraka after it
+        (``SPACE_PARTNERS``), in Arabic script only, which runs right to left and is never shaped a
+        word at a time (a test holds that this is their only such rule)."""
         if self.path.parent == bundled("fonts").resolve():
             return True
         return space_safe(self.path, self.index)
@@ -164,8 +168,17 @@ def _check_font(path: str, data: bytes, index: int) -> None:
         raise FontFileError(f"not a usable font (a damaged or cut-off file: {exc.__class__.__name__})") from None
 
 
+#: the characters a bundled face's rules join to a space before them (DejaVu's ligatures of a space
+#: and an Arabic haraka, the haraka's isolated form, in Arabic script)
+SPACE_PARTNERS = frozenset(map(chr, range(0x064B, 0x0653)))
+
+
 def space_safe(path: Path, index: int = 0) -> bool:
-    """No GSUB or GPOS lookup of the face names the space glyph in a coverage or class table."""
+    """No rule of the face looks at the space glyph, so a word between spaces shapes alone as in its
+    line: no GSUB or GPOS lookup names it (in a coverage or class table, as a pair's second glyph, a
+    ligature's component or a substitution's glyph), no class-based rule matches it as a glyph of no
+    class (class 0), and no pair of the old ``kern`` table holds it (HarfBuzz applies that table to
+    a face without GPOS kerning). Anything unreadable counts as not safe."""
     from fontTools.ttLib import TTFont
 
     try:
@@ -173,27 +186,76 @@ def space_safe(path: Path, index: int = 0) -> bool:
         space = font.getBestCmap().get(32)
         if space is None:
             return True
+        if "kern" in font and any(space in pair for table in font["kern"].kernTables
+                                  for pair in getattr(table, "kernTable", {})):
+            return False
         for tag in ("GSUB", "GPOS"):
             if tag not in font or font[tag].table.LookupList is None:
                 continue
-            stack = [sub for lookup in font[tag].table.LookupList.Lookup for sub in lookup.SubTable]
-            while stack:
-                node = stack.pop()
-                for name, value in vars(node).items():
-                    if name.endswith("Coverage"):
-                        if any(v is not None and space in v.glyphs for v in (value if isinstance(value, list)
-                                                                              else [value])):
-                            return False
-                    elif name.startswith("ClassDef") and hasattr(value, "classDefs"):
-                        if value.classDefs.get(space, 0):
-                            return False
-                    elif isinstance(value, list):
-                        stack.extend(v for v in value if hasattr(v, "__dict__"))
-                    elif hasattr(value, "__dict__"):
-                        stack.append(value)
+            table = font[tag].table
+            table.ensureDecompiled(recurse=True)  # a lazy font's subtables hold only their reader
+            for lookup in table.LookupList.Lookup:
+                if any(_mentions(sub, space) for sub in lookup.SubTable):
+                    return False
     except Exception:
         return False
     return True
+
+
+def _mentions(subtable: Any, space: str) -> bool:
+    """Whether a lookup's subtable (and what it holds) can match or make the glyph ``space``."""
+    from fontTools.ttLib.tables.otBase import BaseTable
+
+    stack = [subtable]
+    while stack:
+        node = stack.pop()
+        unclassed = False  # the space is in no class of some class table of this node
+        for name, value in vars(node).items():
+            if name.endswith("Coverage"):
+                if any(v is not None and space in v.glyphs for v in (value if isinstance(value, list) else [value])):
+                    return True
+            elif name.startswith("ClassDef") and hasattr(value, "classDefs"):
+                if value.classDefs.get(space, 0):
+                    return True
+                unclassed = True
+            elif isinstance(value, str):
+                if value == space:  # a pair's second glyph, a substitute
+                    return True
+            elif isinstance(value, dict):  # substitutions read into mappings: glyph -> glyph(s)
+                if space in value or any(v == space or (isinstance(v, list) and space in v) for v in value.values()):
+                    return True
+                stack.extend(v for item in value.values() if isinstance(item, list) for v in item
+                             if isinstance(v, BaseTable))
+            elif isinstance(value, list):
+                if space in value:  # a ligature's components, a rule's glyph sequence
+                    return True
+                stack.extend(v for v in value if isinstance(v, BaseTable))
+            elif isinstance(value, BaseTable):
+                stack.append(value)
+        if unclassed and _uses_class_zero(node):
+            return True
+    return False
+
+
+def _uses_class_zero(node: Any) -> bool:
+    """Whether a class-based subtable has a rule for class 0 (the glyphs no class holds): a class
+    pair with a non-zero adjustment, or a contextual rule that matches class 0."""
+    if hasattr(node, "Class1Record"):  # PairPos format 2: the second glyph of class 0
+        return any(record.Class2Record and (_nonzero(getattr(record.Class2Record[0], "Value1", None))
+                                            or _nonzero(getattr(record.Class2Record[0], "Value2", None)))
+                   for record in node.Class1Record)
+    for kind in ("SubClass", "PosClass", "ChainSubClass", "ChainPosClass"):
+        for rule_set in getattr(node, kind + "Set", None) or ():
+            rules = getattr(rule_set, kind + "Rule", None) if rule_set is not None else None
+            for rule in rules or ():
+                if any(0 in (getattr(rule, seq, None) or ()) for seq in ("Class", "Input", "Backtrack", "LookAhead")):
+                    return True
+    return False
+
+
+def _nonzero(value: Any) -> bool:
+    return value is not None and any(getattr(value, field, 0) for field in
+                                     ("XPlacement", "YPlacement", "XAdvance", "YAdvance"))
 
 
 def coverage(name: str) -> frozenset[str]:
