@@ -236,7 +236,7 @@ class EmbeddedFont:
         state = self._docs.get(doc)
         if state is None:
             state = self._begin(doc)
-        used = state[1]
+        used, blanks = state[1], state[2]
         entries = self._entries
         for gid, text in glyphs:
             old = used.get(gid)
@@ -244,9 +244,20 @@ class EmbeddedFont:
                 if gid not in entries:
                     self._load(gid)
                 used[gid] = text
+                if not text:
+                    blanks.add(gid)
             elif text and not old:
                 used[gid] = text
+                blanks.discard(gid)
         return state[0]
+
+    def use_run(self, doc, ids: Sequence[int], texts: Sequence[str]) -> str:
+        """``use`` of a shaped run's glyphs and their texts, at once where each of its glyphs is
+        recorded already with a text (as most runs are after a document's first cards)."""
+        state = self._docs.get(doc)
+        if state is not None and state[1].keys() >= set(ids) and (not state[2] or state[2].isdisjoint(ids)):
+            return state[0]
+        return self.use(doc, zip(ids, texts))
 
     @_naming_the_file
     def glyph_operators(self, glyphs: Sequence[tuple[int, float, float, float]], size: float) -> str:
@@ -262,8 +273,7 @@ class EmbeddedFont:
                       y_offsets: Sequence[float], size: float) -> str:
         """``glyph_operators`` of the glyphs given as four sequences (a shaped run's own)."""
         if not any(x_offsets) and not any(y_offsets):
-            plain = self.plain_operators(ids, advances)
-            return plain if plain is not None else self._flat_operators(ids, advances)
+            return self._flat_operators(ids, advances)
         scale = 1000.0 / self._upem
         widths = self._widths
         hexes = _hex(ids)  # glyph i's code is hexes[4 * i:4 * i + 4]
@@ -307,8 +317,9 @@ class EmbeddedFont:
         return " ".join(out)
 
     def _flat_operators(self, ids: Sequence[int], advances: Sequence[float]) -> str:
-        """``run_operators`` of glyphs none of which is offset (most kerned text): the same numbers
-        from the same arithmetic, with nothing to rise and no offset to add."""
+        """``run_operators`` of glyphs none of which is offset (most text): the same numbers from the
+        same arithmetic, with nothing to rise and no offset to add. Where each glyph's /W width
+        puts the next within the slack, that is one string of codes and one number at its end."""
         scale = 1000.0 / self._upem
         widths = self._widths
         hexes = _hex(ids)
@@ -334,23 +345,6 @@ class EmbeddedFont:
         if shift:
             parts.append(" " + _num(shift))
         return "[" + "".join(parts) + "] TJ" if parts else ""
-
-    def plain_operators(self, ids: Sequence[int], advances: Sequence[float]) -> str | None:
-        """``glyph_operators`` for glyphs none of which moves off its pen position (most text), or
-        None where they need more than one string of codes: where each glyph's /W width puts the
-        next within the slack, one string does, and one number at its end makes up the difference."""
-        scale = 1000.0 / self._upem
-        widths = self._widths
-        here = pen = 0.0
-        for gid, x_advance in zip(ids, advances):
-            width = widths.get(gid)
-            here += width if width is not None else self._width(gid)
-            pen += x_advance * scale
-            if abs(here - pen) >= _SLACK:
-                return None
-        shift = round(here - pen, 3)
-        hexes = _hex(ids)
-        return f"[<{hexes}> {_num(shift)}] TJ" if shift else f"[<{hexes}>] TJ"
 
     @_naming_the_file
     def color_glyph(self, gid: int) -> ColorGlyph | None:
@@ -402,14 +396,15 @@ class EmbeddedFont:
 
     # -- per document --------------------------------------------------------------------
 
-    def _begin(self, doc) -> tuple[str, dict[int, str]]:
+    def _begin(self, doc) -> tuple[str, dict[int, str], set[int]]:
         mapping = doc.fontMapping
         if self.fontName in mapping:
             raise ValueError(f"two fonts with the key {self.key!r} in one document")
         name = f"/F{len(mapping) + 1}"
         mapping[self.fontName] = name
         doc.delayedFonts.append(self)
-        state: tuple[str, dict[int, str]] = (name, {})
+        #: its resource name, the glyphs used with their texts, and those recorded with none yet
+        state: tuple[str, dict[int, str], set[int]] = (name, {}, set())
         self._docs[doc] = state
         return state
 

@@ -85,7 +85,7 @@ class TextOut:
             if known is None or known[0] is not glyphs or known[1] != font:
                 known = _learn(glyphs, font)
             if known[3] != serial:  # its glyphs recorded in the document being written
-                _embedded(font).use(self.canvas._doc, zip(glyphs.ids, glyphs.texts))
+                _embedded(font).use_run(self.canvas._doc, glyphs.ids, glyphs.texts)
                 known[3] = serial
             if known[4]:
                 tangled = True
