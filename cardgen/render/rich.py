@@ -291,18 +291,28 @@ def _ascii_runs(runs: list[Run], chain: FontChain, notes: dict) -> Paragraph | N
     path of ``_paragraph`` would cut them (a word within one run shaped whole, a word across runs
     built from its parts), without its segments; None for any other paragraph."""
     fonts: dict[str, str] = {}
+    inks: list[tuple | None] = []  # each run's font, colour, features and level (None: an icon)
+    stops: list[int] = []  # where each run ends
+    stop = 0
     for run in runs:
         if run.icon:
+            inks.append(None)
+            stop += 1
+            stops.append(stop)
             continue
         if not run.text.isascii():
             return None
         style = _style(run)
-        if style not in fonts:
+        font = fonts.get(style)
+        if font is None:
             font = chain.fonts(style)[0]
             f = face(font)
             if not f.space_safe or f.color or not f.chars.issuperset(_SIMPLE_CHARS):
                 return None
             fonts[style] = font
+        inks.append((font, run.color, chain.features(font), 0))
+        stop += len(run.text)
+        stops.append(stop)
     # the paragraph's characters, an icon standing as a letter (as ``_units`` sees it)
     text = "".join(r.text if not r.icon else "A" for r in runs)
     if not _SIMPLE_ASCII.fullmatch(text):
@@ -310,21 +320,15 @@ def _ascii_runs(runs: list[Run], chain: FontChain, notes: dict) -> Paragraph | N
     for style, font in fonts.items():
         _note_lack(chain, font, style, notes)
     regular = chain.fonts("regular")[0]
-    stops = []
-    stop = 0
-    for run in runs:
-        stop += 1 if run.icon else len(run.text)
-        stops.append(stop)
     words: list[Word] = []
     pos = k = 0  # k: the run the word starts in
     for unit in _ASCII_UNITS.findall(text):
         end = pos + len(unit)
         while stops[k] <= pos:
             k += 1
-        run = runs[k]
-        if not run.icon and end <= stops[k]:
-            font = fonts[_style(run)]
-            words.append(_word(unit, font, run.color, chain.features(font), 0))
+        ink = inks[k]
+        if ink is not None and end <= stops[k]:
+            words.append(_word(unit, *ink))
             pos = end
             continue
         # the word's parts in each run it crosses, cut where its spaces begin (``_compound_key``)
@@ -335,13 +339,12 @@ def _ascii_runs(runs: list[Run], chain: FontChain, notes: dict) -> Paragraph | N
             while low < high:
                 while stops[j] <= low:
                     j += 1
-                part = runs[j]
                 until = min(high, stops[j])
-                if part.icon:
-                    key.append(("", regular, part.color, (), 0, part.icon, space))
+                part = inks[j]
+                if part is None:
+                    key.append(("", regular, runs[j].color, (), 0, runs[j].icon, space))
                 else:
-                    font = fonts[_style(part)]
-                    key.append((text[low:until], font, part.color, chain.features(font), 0, "", space))
+                    key.append((text[low:until], *part, "", space))
                 low = until
         words.append(_compound(tuple(key)))
         pos = end
