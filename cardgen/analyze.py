@@ -119,8 +119,8 @@ class Plan:
         if not others:
             return ""
         policies = sorted({run.seats(self.settings.policy)[1] for run in others})
-        return (f" (the seats after the first on {', '.join(policies)} in "
-                f"{_count(len(others), 'experiment')})")
+        return (f" but the seats after the first in {_count(len(others), 'experiment')}, which play "
+                f"{', '.join(policies)}")
 
 
 def plan(game: str, settings: Settings, only: Sequence[str] = ()) -> Plan:

@@ -321,7 +321,8 @@ def test_the_last_player_question_plays_seat_2_for_the_tie_where_the_policy_sear
     searching = plan("common-carrier", Settings(policy="mcts:5", games=2), ["cc-last-player"])
     assert [run.seats("mcts:5") for run in searching.experiments] == \
         [("mcts:5", "mcts:5")] * 2 + [("mcts:5", "mcts:5:tie=1")] * 2
-    assert "the seats after the first on mcts:5:tie=1 in 2 experiments" in searching.describe()
+    assert ("mcts:5 play on every seat but the seats after the first in 2 experiments, which play mcts:5:tie=1, "
+            "seed 1") in searching.describe()
     answer = analyze("common-carrier", Settings(policy="mcts:5", games=3), ["cc-last-player"])["questions"][0]
     tie = answer["evidence"]["playing_for_the_tie"]
     assert tie["seat_1_policy"] == "mcts:5" and tie["seat_2_policy"] == "mcts:5:tie=1"
