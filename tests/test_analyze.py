@@ -331,6 +331,8 @@ def test_the_last_player_question_plays_seat_2_for_the_tie_where_the_policy_sear
         assert tie[label]["not_losing"]["ci95"][0] <= tie[label]["not_losing"]["tie_minus_usual"]
     assert "method 10" in tie["method"] and "playing for the tie gains in games not lost" in answer["answer"]
     assert "playing for the tie (mcts:5:tie=1 against mcts:5)" in answer["confidence"]
+    title, labels, values, _ = chart_of(answer, "common-carrier")
+    assert "seat 2 playing for the tie" in title and len(labels) == len(values) == 8
     plain = analyze("common-carrier", Settings(policy="greedy", games=2), ["cc-last-player"])["questions"][0]
     assert "playing_for_the_tie" not in plain["evidence"] and "greedy cannot" in plain["confidence"]
 
