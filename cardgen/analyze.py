@@ -33,8 +33,9 @@ def engine(game: str, options: dict[str, Any] | None = None, players: int | None
 
 def play(settings: Settings, run: Experiment) -> dict[str, Any]:
     assert settings.policy is not None and settings.games is not None
+    first, others = run.seats(settings.policy)
     return run_playtest(engine(run.game, dict(run.options), run.players), settings.games, settings.seed,
-                        policy=settings.policy, jobs=settings.jobs, scheduler=settings.scheduler,
+                        policy=first, vs=others, jobs=settings.jobs, scheduler=settings.scheduler,
                         max_moves=_max_moves(run))
 
 
@@ -105,10 +106,21 @@ class Plan:
         s = self.settings
         return (f"analyze {self.game}: {_count(len(self.questions), 'question')}, "
                 f"{_count(len(self.experiments), 'experiment')} of {s.games} games ({self.total_games} games), "
-                f"{s.policy} play on every seat, seed {s.seed}"
+                f"{s.policy} play on every seat{self._others()}, seed {s.seed}"
                 f"{' (quick)' if s.quick else ''}"
                 + (f"; doubled up to {s.max_games or 8 * (s.games or 0)} games an experiment until each answer "
                    f"settles or is within {100 * s.precision:g} points" if s.precision is not None else ""))
+
+
+    def _others(self) -> str:
+        """Where some experiments play the seats after the first otherwise, which and how."""
+        assert self.settings.policy is not None
+        others = [run for run in self.experiments if run.vs is not None]
+        if not others:
+            return ""
+        policies = sorted({run.seats(self.settings.policy)[1] for run in others})
+        return (f" but the seats after the first in {_count(len(others), 'experiment')}, which play "
+                f"{', '.join(policies)}")
 
 
 def plan(game: str, settings: Settings, only: Sequence[str] = ()) -> Plan:

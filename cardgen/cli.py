@@ -612,9 +612,10 @@ def _policy_option(ctx: click.Context, param: click.Parameter, value: str | None
               help="How many games to simulate.")
 @click.option("--seed", default=1, show_default=True, type=int, help="Same seed, same report.")
 @click.option("--policy", default=POLICIES[0], show_default=True, callback=_policy_option,
-              metavar="|".join(POLICIES) + "[:BUDGET]",
+              metavar="|".join(POLICIES) + "[:BUDGET][:tie=V]",
               help="Policy of seat 0; mcts searches 1000 simulations a move, mcts:N N of them, "
-                   "mcts:0.5s for that long (not reproducible).")
+                   "mcts:0.5s for that long (not reproducible); mcts:N:tie=V values a tie at V (0 a loss, "
+                   "1 a win; default half a win): mcts:300:tie=1 plays for the tie. Only mcts takes tie=.")
 @click.option("--vs", default=None, callback=_policy_option, metavar="POLICY",
               help="Policy of the other seats (default: same as --policy).")
 @_jobs_option

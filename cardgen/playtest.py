@@ -273,15 +273,21 @@ def _chunks(count: int, parts: int) -> list[range]:
 
 
 def check_policy(name: str) -> str:
-    """``name`` if it names a policy (``random``, ``greedy``, ``mcts``, ``mcts:BUDGET``), else the error."""
-    kind, _, budget = name.partition(":")
-    if kind not in POLICIES or (budget and kind != "mcts"):
+    """``name`` if it names a policy (``random``, ``greedy``, ``mcts``, ``mcts:BUDGET``,
+    ``mcts:BUDGET:tie=V``), else the error."""
+    kind, _, rest = name.partition(":")
+    if kind in POLICIES and kind != "mcts" and rest.partition("=")[0].strip() == "tie":
+        why = ("greedy looks no further than its own move, so it sees a tie only on a game's last move, "
+               "where it already takes one over a loss") if kind == "greedy" else "random judges no move"
+        raise CardgenError(f"policy '{name}': tie= is an option of mcts only (mcts:300:tie=1); {why}")
+    if kind not in POLICIES or (rest and kind != "mcts"):
         raise CardgenError(f"unknown policy '{name}'; policies are: {', '.join(POLICIES)} "
-                           f"(mcts:2000 for 2000 simulations a move, mcts:0.5s for half a second)")
+                           f"(mcts:2000 for 2000 simulations a move, mcts:0.5s for half a second, "
+                           f"mcts:300:tie=1 to value a tie as a win)")
     if kind == "mcts":
-        from .search import parse_budget
+        from .search import parse_search
 
-        parse_budget(budget)
+        parse_search(rest)
     return name
 
 
@@ -296,9 +302,9 @@ def _chooser(game: Game, state: State, policy: str, history: list[Any] | None = 
     game's moves so far (``history``, which the caller extends): those since its last move let it
     keep its tree, and their number how many moves are left before ``max_moves``."""
     if policy.startswith("mcts"):
-        from .search import Search, parse_budget
+        from .search import Search, parse_search
 
-        budget = parse_budget(policy.partition(":")[2])
+        searching = parse_search(policy.partition(":")[2])
         searches: dict[int, Search] = {}
         seen: dict[int, int] = {}
         moves: list[Any] = history if history is not None else []
@@ -307,7 +313,7 @@ def _chooser(game: Game, state: State, policy: str, history: list[Any] | None = 
             branching.append(state.num_legal_actions(player))
             seat = searches.get(player)
             if seat is None:
-                seat = searches[player] = Search(game, player, budget)
+                seat = searches[player] = Search(game, player, searching.budget, tie=searching.tie)
             since = moves[seen[player]:] if history is not None and player in seen else None
             seen[player] = len(moves)
             left = None if max_moves is None else max_moves - len(moves)

@@ -14,7 +14,8 @@ player (``Game.search_keeps_tree``). Rollouts play uniformly random moves (the e
 ``random_action`` where it has one), or the engine's own rollout policy where it has one
 (``Game.rollout_action``), and stop at the game's move cap. A node keeps the summed returns of every
 player and the player choosing there maximises their own mean, so the search serves any number of
-players and any returns.
+players and any returns. A draw is worth 1/players to each (``utility``), unless the searching
+player is told to value it otherwise (``mcts:300:tie=1`` plays for the tie as for a win).
 
 Why our own and not OpenSpiel's: pyspiel's IS-MCTS needs the game ported to its C++ API or
 wrapped as a Python game with information-state strings and resampling hooks in its own terms,
@@ -53,6 +54,10 @@ GUIDED_DEPTH = 2
 ROLLOUT_DEPTH = 4
 
 
+#: a player who values a draw otherwise than 1/players, and what it is worth to them (0 to 1)
+Tie = tuple[int, float]
+
+
 @dataclass(frozen=True)
 class Budget:
     """How much search a move gets: a number of simulations, or seconds of wall time."""
@@ -79,6 +84,52 @@ def parse_budget(text: str) -> Budget:
                        f"got '{text}'")
 
 
+@dataclass(frozen=True)
+class SearchPolicy:
+    """The ``mcts`` policy as named: its budget a move, and what a tie is worth to the searching
+    seat (None: an equal share, 1/players, as to everyone else; 1: as much as a win, so it plays for
+    the tie; 0: no more than a loss)."""
+
+    budget: Budget = Budget()
+    tie: float | None = None
+
+    def __str__(self) -> str:
+        parts = ["mcts"] + ([str(self.budget)] if self.budget != Budget() else []) \
+            + ([f"tie={self.tie:g}"] if self.tie is not None else [])
+        return ":".join(parts)
+
+
+#: what the options of ``mcts:BUDGET:OPTION...`` are, for the error that names a wrong one
+SEARCH_OPTIONS = "tie=V (what a tie is worth to this seat, 0 to 1: tie=1 plays for the tie as for a win)"
+
+
+def parse_search(text: str) -> SearchPolicy:
+    """What follows ``mcts:``: an optional budget (``300``, ``0.5s``), then options as ``KEY=VALUE``
+    (``tie=1``), each after a colon: ``""``, ``300``, ``300:tie=1``, ``tie=1``."""
+    parts = text.split(":") if text.strip() else []
+    budget = Budget()
+    if parts and "=" not in parts[0]:
+        budget = parse_budget(parts.pop(0))
+    tie: float | None = None
+    for part in parts:
+        key, equals, value = part.partition("=")
+        key = key.strip()
+        if not equals or key != "tie":
+            what = f"a second budget '{part}'" if not equals else f"unknown option '{key}'"
+            raise CardgenError(f"mcts:{text}: {what}; after the budget come options: {SEARCH_OPTIONS}")
+        if tie is not None:
+            raise CardgenError(f"mcts:{text}: tie= is given twice")
+        tie = _tie_value(value.strip(), text)
+    return SearchPolicy(budget, tie)
+
+
+def _tie_value(value: str, text: str) -> float:
+    if re.fullmatch(r"(?:0|1)(?:\.0{1,3})?|0?\.[0-9]{1,3}", value):  # 0 to 1, nothing else
+        return float(value)
+    raise CardgenError(f"mcts:{text}: tie= is what a tie is worth to this seat, a number from 0 (a loss) to 1 "
+                       f"(a win) with at most 3 decimals, got '{value}'")
+
+
 def can_search(state: State) -> bool:
     """Whether the engine can deal a position again for a player (``State.determinize``)."""
     return state.determinize is not None
@@ -103,28 +154,37 @@ class _Node:
 
 def mcts_action(game: Game, state: State, player: int, rng: random.Random,
                 budget: Budget = Budget(), exploration: float | None = None,
-                moves_left: int | None = None) -> Any:
+                moves_left: int | None = None, tie: float | None = None) -> Any:
     """The action (the player's own part at a simultaneous turn) the search likes best, from a new
     tree; the exploration constant is the game's own (``Game.exploration``) where it sets one.
     ``moves_left``: moves until the game is cut off (the playtest's move cap); a simulation that
-    reaches it counts as a draw."""
-    return Search(game, player, budget, exploration).choose(state, rng, moves_left=moves_left)
+    reaches it counts as a draw. ``tie``: what a draw is worth to ``player`` (see ``Search``)."""
+    return Search(game, player, budget, exploration, tie).choose(state, rng, moves_left=moves_left)
 
 
 class Search:
     """One player's search through one game. ``choose`` spends the budget on a move; told the moves
     made since its last choice (``since``, its own included), it carries on from the tree it grew
     then, where every move is seen by every player (``Game.search_keeps_tree``), and starts a new
-    tree otherwise. The same seed gives the same moves either way."""
+    tree otherwise. The same seed gives the same moves either way.
+
+    ``tie``: what a draw (a finished game with no winner, or one cut off) is worth to the searching
+    player, 0 to 1; None: 1/players, as to every other player (``utility``). With 1 the player
+    plays for the tie as for a win. The rivals it imagines still value a draw at 1/players. Where
+    the game judges unfinished positions (``Game.evaluate``) and says how likely they are to end
+    with no winner (``Game.tie_chance``), the player's judgement moves by that chance times the
+    difference of its tie's worth from 1/players; else a tie counts only where the search sees
+    the game finish."""
 
     def __init__(self, game: Game, player: int, budget: Budget = Budget(),
-                 exploration: float | None = None):
+                 exploration: float | None = None, tie: float | None = None):
         self.game = game
         self.player = player
         self.budget = budget
         self.exploration = (EXPLORATION if game.exploration is None else game.exploration) \
             if exploration is None else exploration
         self.keeps_tree = bool(game.search_keeps_tree) and not game.search_guided
+        self.tie: Tie | None = None if tie is None else (player, tie)
         #: simulations this search has run (a carried tree's earlier ones counted once)
         self.simulations = 0
         self._root: _Node | None = None
@@ -153,7 +213,7 @@ class Search:
                 break
             if root.visits + 2 >= len(_SQRT_LOG):
                 _grow_tables(2 * (root.visits + (budget.simulations or 1024)) + 2)
-            simulate(game, determinize(player, rng), root, rng, exploration, moves_left)
+            simulate(game, determinize(player, rng), root, rng, exploration, moves_left, self.tie)
             done += 1
         self.simulations += done
         self._root = root if self.keeps_tree else None
@@ -191,7 +251,7 @@ _grow_tables(DEFAULT_SIMULATIONS * 4)
 
 
 def _simulate(game: Game, det: State, root: _Node, rng: random.Random, exploration: float,
-              moves_left: int | None = None) -> None:
+              moves_left: int | None = None, tie: Tie | None = None) -> None:
     """One walk down the tree, one new node, a rollout, and the returns carried back up. Each step
     lists the mover's legal actions once: it counts every tried one as available, scores each by
     UCB (from tables) only while no untried one has turned up, and expands an untried one at random."""
@@ -248,7 +308,7 @@ def _simulate(game: Game, det: State, root: _Node, rng: random.Random, explorati
         det.apply_action(best)
         node = children[best]
         path.append(node)
-    returns = _rollout(game, det, rng, None if moves_left is None else moves_left - moves)
+    returns = _rollout(game, det, rng, None if moves_left is None else moves_left - moves, tie)
     _back_up(path, returns)
     for visited, joint in joints:
         assert visited.joint is not None
@@ -259,7 +319,7 @@ def _simulate(game: Game, det: State, root: _Node, rng: random.Random, explorati
 
 
 def _simulate_guided(game: Game, det: State, root: _Node, rng: random.Random, exploration: float,
-                     moves_left: int | None = None) -> None:
+                     moves_left: int | None = None, tie: Tie | None = None) -> None:
     """One walk of a guided search: the searching player's move among the best few by the game's
     heuristic (more of them as the root is visited more: progressive widening), the reply among the
     opponent's greedy reply and random ones, widened the same way, then a rollout as in the plain
@@ -307,7 +367,7 @@ def _simulate_guided(game: Game, det: State, root: _Node, rng: random.Random, ex
         node = child
         path.append(node)
         depth += 1
-    _back_up(path, _rollout(game, det, rng, None if moves_left is None else moves_left - depth))
+    _back_up(path, _rollout(game, det, rng, None if moves_left is None else moves_left - depth, tie))
 
 
 def _new_reply(game: Game, det: State, mover: int, children: dict[Any, _Node], rng: random.Random) -> Any:
@@ -388,11 +448,13 @@ def _joint_choice(node: _Node, det: State, players: int, rng: random.Random, exp
     return tuple(joint)
 
 
-def _rollout(game: Game, state: State, rng: random.Random, moves_left: int | None = None) -> list[float]:
+def _rollout(game: Game, state: State, rng: random.Random, moves_left: int | None = None,
+             tie: Tie | None = None) -> list[float]:
     """Random moves to the end; or, for a game that can judge a position (``Game.evaluate``), for
     ROLLOUT_DEPTH moves and then its judgement. A game may play its rollouts its own way
     (``Game.rollout_action(state, player, rng)``, which need not be uniform). A rollout that reaches
-    the game's move cap (``moves_left``) or MAX_ROLLOUT moves is a draw: the game is cut off there."""
+    the game's move cap (``moves_left``) or MAX_ROLLOUT moves is a draw: the game is cut off there.
+    ``tie``: the player who values a draw otherwise, and its worth (``Search``)."""
     draw = game.rollout_action or game.random_action or _listed_random
     evaluate = game.evaluate
     depth = ROLLOUT_DEPTH if game.rollout_depth is None else game.rollout_depth
@@ -404,23 +466,43 @@ def _rollout(game: Game, state: State, rng: random.Random, moves_left: int | Non
     moves = 0
     while not is_terminal():
         if moves >= cap:
-            return utility([0.0] * players)
+            return utility([0.0] * players, tie)
         if moves >= limit:
-            return evaluate(state) if evaluate is not None else utility([0.0] * players)
+            if evaluate is None:
+                return utility([0.0] * players, tie)
+            return evaluate(state) if tie is None else _judged(game, state, evaluate(state), tie)
         mover = current_player()
         if mover == SIMULTANEOUS:
             apply_action(tuple(draw(state, p, rng) for p in range(players)))
         else:
             apply_action(draw(state, mover, rng))
         moves += 1
-    return utility(state.returns())
+    return utility(state.returns(), tie)
 
 
-def utility(returns: list[float]) -> list[float]:
+def utility(returns: list[float], tie: Tie | None = None) -> list[float]:
     """What a finished game is worth to each player in the search: its returns, except that a draw
     (everyone 0) is worth an equal share to all, better than a loss (else the search would not
-    tell saving a game from losing it)."""
-    return returns if any(returns) else [1.0 / len(returns)] * len(returns)
+    tell saving a game from losing it), or, to the player ``tie`` names, what it says."""
+    if any(returns):
+        return returns
+    shares = [1.0 / len(returns)] * len(returns)
+    if tie is not None:
+        shares[tie[0]] = tie[1]
+    return shares
+
+
+def _judged(game: Game, state: State, values: list[float], tie: Tie) -> list[float]:
+    """The game's judgement of an unfinished position (``Game.evaluate``, a tie counted 1/players),
+    the tie-valuing player's part moved by the game's chance of a tie (``Game.tie_chance``) times
+    the difference of its tie's worth from 1/players, kept within 0..1."""
+    chance = game.tie_chance
+    if chance is None:
+        return values
+    player, worth = tie
+    moved = list(values)
+    moved[player] = min(1.0, max(0.0, moved[player] + (worth - 1.0 / len(values)) * chance(state)))
+    return moved
 
 
 def _listed_random(state: State, player: int, rng: random.Random) -> Any:

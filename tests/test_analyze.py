@@ -310,3 +310,55 @@ def test_the_command_plays_on_to_a_precision_and_says_where_each_answer_stopped(
     assert result.exit_code == 0, result.output
     assert "doubled up to 4 games an experiment until each answer settles or is within 50 points" in result.output
     assert "  stopped: " in result.output
+
+
+def test_the_last_player_question_plays_seat_2_for_the_tie_where_the_policy_searches():
+    """Issue 25: "the last player seems to have an advantage in 'playing for stalemate'": with the
+    search, two more arms where seat 2 counts a tie as a win, without and with Endgame."""
+    from cardgen.analyze import plan
+
+    assert len(plan("common-carrier", Settings(policy="greedy", games=2), ["cc-last-player"]).experiments) == 2
+    searching = plan("common-carrier", Settings(policy="mcts:5", games=2), ["cc-last-player"])
+    assert [run.seats("mcts:5") for run in searching.experiments] == \
+        [("mcts:5", "mcts:5")] * 2 + [("mcts:5", "mcts:5:tie=1")] * 2
+    assert ("mcts:5 play on every seat but the seats after the first in 2 experiments, which play mcts:5:tie=1, "
+            "seed 1") in searching.describe()
+    answer = analyze("common-carrier", Settings(policy="mcts:5", games=3), ["cc-last-player"])["questions"][0]
+    tie = answer["evidence"]["playing_for_the_tie"]
+    assert tie["seat_1_policy"] == "mcts:5" and tie["seat_2_policy"] == "mcts:5:tie=1"
+    for label in ("without Endgame", "with Endgame"):
+        assert {arm["games"] for arm in tie[label]["arms"].values()} == {3}
+        assert tie[label]["not_losing"]["ci95"][0] <= tie[label]["not_losing"]["tie_minus_usual"]
+    assert "method 10" in tie["method"] and "playing for the tie gains in games not lost" in answer["answer"]
+    assert "playing for the tie (mcts:5:tie=1 against mcts:5)" in answer["confidence"]
+    title, labels, values, _ = chart_of(answer, "common-carrier")
+    assert "seat 2 playing for the tie" in title and len(labels) == len(values) == 8
+    plain = analyze("common-carrier", Settings(policy="greedy", games=2), ["cc-last-player"])["questions"][0]
+    assert "playing_for_the_tie" not in plain["evidence"] and "greedy cannot" in plain["confidence"]
+
+
+def test_the_tie_seeking_gain_is_stated_only_where_its_interval_excludes_zero():
+    from cardgen.games.common_carrier.questions import CC_ENDGAME, CC_TIE, cc_last_player
+    from cardgen.games.questions import Settings as QSettings
+
+    def report(first, second, games=100):
+        return {"seat_win_rates": [{"wins": first}, {"wins": second}], "games": games,
+                "draws": games - first - second}
+
+    # without Endgame playing for the tie turns 30 of the first player's wins in 100 into ties; with
+    # Endgame it changes nothing
+    results = {CC_ENDGAME[0][1]: report(30, 10), CC_TIE[0][1]: report(5, 8),
+               CC_ENDGAME[1][1]: report(20, 10), CC_TIE[1][1]: report(20, 10)}
+    last = cc_last_player(QSettings(policy="mcts:300", games=100), results)
+    answer = last["answer"]
+    assert ("without Endgame, the last player playing for the tie does not lose 95% of games against 70% "
+            "playing as usual, more often by 25 points") in answer
+    assert "and wins 8% of games against 10% playing as usual, no clear difference: the difference is no more" \
+        in answer
+    assert ("with Endgame, the last player playing for the tie does not lose 80% of games against 80% playing "
+            "as usual, no clear difference") in answer
+    assert "the Endgame rule changes what playing for the tie gains in games not lost: down by 25 points" in answer
+    gain = last["evidence"]["playing_for_the_tie"]["without Endgame"]["not_losing"]
+    assert gain["ci95"][0] > 0 and gain["tie_minus_usual"] == pytest.approx(0.25)
+    assert not last["settled"]  # the win differences are within chance
+    assert last["widest"] >= max((high - low) / 2 for low, high in [gain["ci95"]])

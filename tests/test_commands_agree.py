@@ -81,7 +81,7 @@ def test_choices_come_from_the_data_they_name():
     assert tuple(build["duplex"].type.choices) == DUPLEX_MODES
     assert all(name in build["sheet"].help for name in template_names())
     playtest = {p.name: p for p in main.commands["playtest"].params}
-    assert playtest["policy"].metavar == "|".join(POLICIES) + "[:BUDGET]"
+    assert playtest["policy"].metavar == "|".join(POLICIES) + "[:BUDGET][:tie=V]"
     for name in POLICIES:
         assert check_policy(name) == name
     with pytest.raises(CardgenError, match="unknown policy"):

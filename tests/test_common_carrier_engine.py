@@ -366,6 +366,33 @@ def test_endgame_plays_one_card_per_turn_once_the_deck_is_empty():
     assert seen_single
 
 
+def test_playing_for_stalemate_is_a_search_that_counts_a_tie_as_a_win():
+    """docs/rules-readings.md, "Playing for stalemate": "Because the last player seems to have an
+    advantage in 'playing for stalemate', when there are only two cards left in each player's hand,
+    and none in their respective decks, each player only plays one card per turn." Read as the
+    search with tie=1 on the last player's seat: a tie worth a win, the rival's path weighed first."""
+    from cardgen.games.common_carrier.questions import CC_ENDGAME, CC_TIE
+    from cardgen.search import _judged
+
+    assert [run.seats("mcts:300") for _, run in CC_TIE] == [("mcts:300", "mcts:300:tie=1")] * 2
+    assert [dict(run.options) for _, run in CC_TIE] == [dict(run.options) for _, run in CC_ENDGAME]
+    game = CommonCarrierGame(options={"target": 4})
+    state = game.new_initial_state(random.Random(7))
+    rng = random.Random(8)
+    judged = []
+    while not state.is_terminal():
+        if state.value(0) != state.value(1):
+            usual = game.evaluate(state)
+            tied = _judged(game, state, usual, (1, 1.0))
+            r, m, t = state.value(0), state.value(1), game.target
+            # the rival's path costs the tie-seeker 1/t a link, its own earns it r/(2t^2) a link
+            assert tied[1] == pytest.approx(1 - r / t + m * r / (2 * t * t))
+            judged.append(tied[1] >= usual[1])
+        state.apply_action(game.greedy_action(state, state.player, rng))
+    assert judged and all(judged)  # a tie-seeker never thinks a position worse than a player to win does
+    assert game.tie_chance(state) == (0.0 if state.winners() else 1.0)
+
+
 # --- playouts ------------------------------------------------------------------
 
 OPTION_SETS = [{}, {"hole_card": True}, {"endgame": True, "tie_resolution": 1},

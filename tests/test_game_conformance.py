@@ -195,6 +195,15 @@ def test_a_declared_evaluation_judges_every_unfinished_position(name):
         assert len(values) == game.num_players and all(0.0 <= v <= 1.0 for v in values)
 
 
+@pytest.mark.parametrize("name", declaring("tie_chance"))
+def test_a_declared_tie_chance_is_a_chance_of_every_unfinished_position(name):
+    """What a search that values a tie otherwise (mcts:N:tie=V) moves its judgement by."""
+    game = game_info(name).engine()
+    assert game.tie_chance is not None and game.evaluate is not None
+    for state, _ in decision_nodes(name, 9):
+        assert 0.0 <= game.tie_chance(state) <= 1.0
+
+
 @pytest.mark.parametrize("name", GAMES)
 def test_a_determinization_keeps_what_the_player_sees(name):
     for state, movers in decision_nodes(name, 11, limit=120):

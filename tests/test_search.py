@@ -7,7 +7,7 @@ import random
 import pytest
 
 from cardgen.errors import CardgenError
-from cardgen.games.base import Game, State
+from cardgen.games.base import TERMINAL, Game, State
 from cardgen.games.common_carrier import CommonCarrierGame
 from cardgen.playtest import check_policy, run_playtest
 from cardgen.search import Budget, can_search, mcts_action, parse_budget
@@ -28,6 +28,34 @@ def test_policy_names_are_checked():
         check_policy("greedy:3")
     with pytest.raises(CardgenError, match="mcts budget"):
         check_policy("mcts:lots")
+
+
+def test_a_search_policy_names_its_budget_and_what_a_tie_is_worth():
+    from cardgen.search import SearchPolicy, parse_search
+
+    assert parse_search("") == SearchPolicy(Budget(), None)
+    assert parse_search("300:tie=1") == SearchPolicy(Budget(simulations=300), 1.0)
+    assert parse_search("tie=0.5") == SearchPolicy(Budget(), 0.5)
+    assert parse_search("0.5s:tie=.25") == SearchPolicy(Budget(simulations=None, seconds=0.5), 0.25)
+    assert str(parse_search("300:tie=1")) == "mcts:300:tie=1" and str(parse_search("")) == "mcts"
+    for bad, why in (("300:tie=2", "a number from 0"), ("300:tie=", "a number from 0"), ("tie=-1", "a number"),
+                     ("300:tie=1:tie=0", "given twice"), ("300:300", "a second budget"),
+                     ("300:draw=1", "unknown option 'draw'"), ("lots:tie=1", "mcts budget")):
+        with pytest.raises(CardgenError, match=why):
+            parse_search(bad)
+    assert check_policy("mcts:300:tie=1") == "mcts:300:tie=1"
+    for name in ("greedy:tie=1", "random:tie=1"):
+        with pytest.raises(CardgenError, match="tie= is an option of mcts only"):
+            check_policy(name)
+
+
+def test_the_command_refuses_a_tie_for_a_policy_that_cannot_value_one(cli):
+    for args in (("playtest", "common-carrier", "--policy", "greedy:tie=1"),
+                 ("playtest", "common-carrier", "--vs", "mcts:10:tie=3"),
+                 ("analyze", "common-carrier", "--policy", "mcts:10:tie=yes")):
+        result = cli(*args)
+        assert result.exit_code == 2, result.output
+        assert "tie=" in result.output and "Traceback" not in result.output
 
 
 def test_a_common_carrier_determinization_keeps_what_the_player_has_seen():
@@ -105,6 +133,102 @@ def test_a_draw_is_worth_more_than_a_loss_to_the_search():
     assert utility([1.0, 0.0]) == [1.0, 0.0]
     assert utility([0.0, 0.5, 0.5]) == [0.0, 0.5, 0.5]
     assert utility([0.0, 0.0, 0.0, 0.0]) == [0.25] * 4
+
+
+def test_a_tie_is_worth_what_the_searching_player_says_and_half_to_the_rival_it_imagines():
+    from cardgen.search import utility
+
+    assert utility([0.0, 0.0], (1, 1.0)) == [0.5, 1.0]
+    assert utility([0.0, 0.0], (0, 0.0)) == [0.0, 0.5]
+    assert utility([1.0, 0.0], (1, 1.0)) == [1.0, 0.0]  # a decided game is what it is
+
+
+class _Finish(Game):
+    """One move ends the game: player 1 wins, draws, loses, or gambles on a hidden coin that comes
+    up a win 7 times in 10 (dealt again in each determinization)."""
+
+    name = "finish"
+    search_keeps_tree = True  # the search keeps its root, whose statistics the tests read
+
+    def __init__(self, moves=("win", "draw", "lose", "gamble")):
+        super().__init__(2)
+        self.moves = list(moves)
+
+    def new_initial_state(self, rng: random.Random) -> _FinishState:
+        return _FinishState(self, rng.random() < 0.7)
+
+
+class _FinishState(State):
+    def __init__(self, game: _Finish, coin: bool):
+        self.game, self.coin, self.result = game, coin, None
+
+    def current_player(self) -> int:
+        return TERMINAL if self.result is not None else 0
+
+    def legal_actions(self, player=None):
+        return [] if self.result is not None else list(self.game.moves)
+
+    def apply_action(self, action):
+        self.result = ("win" if self.coin else "lose") if action == "gamble" else action
+
+    def is_terminal(self) -> bool:
+        return self.result is not None
+
+    def returns(self):
+        return {"win": [1.0, 0.0], "lose": [0.0, 1.0], "draw": [0.0, 0.0]}[self.result]
+
+    def clone(self):
+        other = _FinishState(self.game, self.coin)
+        other.result = self.result
+        return other
+
+    def determinize(self, player, rng):
+        return _FinishState(self.game, rng.random() < 0.7)
+
+
+def _root_means(moves, tie, simulations=600):
+    from cardgen.search import Search
+
+    game = _Finish(moves)
+    search = Search(game, 0, Budget(simulations=simulations), tie=tie)
+    choice = search.choose(game.new_initial_state(random.Random(1)), random.Random(2))
+    root = search._root
+    return choice, {a: child.totals[0] / child.visits for a, child in root.children.items()}
+
+
+def test_a_tie_seeking_search_prefers_a_sure_draw_to_a_gamble_the_usual_search_takes():
+    assert _root_means(("draw", "gamble"), None)[0] == "gamble"  # 0.7 of a win beats half of one
+    choice, means = _root_means(("draw", "gamble"), 1.0)
+    assert choice == "draw" and means["draw"] == 1.0 > means["gamble"]
+
+
+def test_a_tie_seeking_search_prefers_a_draw_to_a_loss_and_values_it_as_a_win():
+    choice, means = _root_means(("lose", "draw"), 1.0)
+    assert choice == "draw" and means == {"lose": 0.0, "draw": 1.0}
+    _, means = _root_means(("win", "draw"), 1.0)
+    assert means == {"win": 1.0, "draw": 1.0}  # indifferent: a tie is as good as a win
+    _, means = _root_means(("win", "draw"), None)
+    assert means == {"win": 1.0, "draw": 0.5}
+
+
+def test_a_tie_seeking_common_carrier_search_judges_a_position_by_the_rivals_path():
+    """Where the search judges an unfinished position (Common Carrier after the reply), a seat that
+    counts a tie as a win values it at 1 - r/t * (1 - m/(2t)): the rival's best path r weighs about
+    twice its own m (docs/rules-readings.md)."""
+    from cardgen.search import _judged
+
+    game = CommonCarrierGame()
+    state = game.new_initial_state(random.Random(5))
+    rng = random.Random(6)
+    while not (state.value(0) and state.value(1)):  # both have a path, neither has won
+        state.apply_action(game.greedy_action(state, state.current_player(), rng))
+    assert not state.is_terminal()
+    m, r, t = state.value(1), state.value(0), game.target
+    usual = game.evaluate(state)
+    judged = _judged(game, state, usual, (1, 1.0))
+    assert judged[0] == usual[0] and judged[1] == pytest.approx(1 - r / t * (1 - m / (2 * t)))
+    assert _judged(game, state, usual, (1, 0.5)) == pytest.approx(usual)  # half a win: as usual
+    assert _judged(game, state, usual, (1, 0.0))[1] < usual[1]
 
 
 # -- dotCOMbust: the others' hands dealt again -----------------------------------

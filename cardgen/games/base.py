@@ -205,6 +205,11 @@ class Game(ABC, Generic[StateT]):
     #: each player's prospects in 0..1 for an unfinished position; with it the search plays
     #: ``rollout_depth`` moves of a rollout and then asks it, instead of playing the game out
     evaluate: Callable[[StateT], list[float]] | None = None
+    #: the chance in 0..1 that an unfinished position ends with no winner, by the game's judgement
+    #: (``evaluate`` counts such an end 1/players to each): a search told to value a tie otherwise
+    #: (``mcts:N:tie=V``) moves its own judgement by it; None: it counts a tie only where it sees the
+    #: game finish
+    tie_chance: Callable[[StateT], float] | None = None
     #: the search's exploration constant; None: the search's default
     exploration: float | None = None
     #: the search ranks a node's moves by ``heuristic`` and widens to the next as visits grow

@@ -1,7 +1,8 @@
 """What a game declares for `cardgen analyze`: its designers' questions and the experiments behind them.
 
 A game's ``questions.py`` quotes the seed's own words, plans the playtests each answer needs
-(``Experiment``: rule options and players, every seat on the run's one policy) and answers from
+(``Experiment``: rule options and players, every seat on the run's one policy unless an experiment
+says how the seats after the first play it) and answers from
 their reports with numbers, evidence and a confidence. `cardgen analyze` (``cardgen/analyze.py``)
 plays the experiments and names no game: everything it knows of one is declared here.
 """
@@ -46,19 +47,44 @@ class Settings:
 
 @dataclass(frozen=True)
 class Experiment:
-    """One playtest of a bundled game: its options and players, every seat on the run's policy."""
+    """One playtest of a bundled game: its options and players, every seat on the run's policy;
+    with ``vs``, the seats after the first on the run's policy with that option (``tie=1``: they
+    play for the tie, ``tie_seeking``)."""
 
     game: str
     options: tuple[tuple[str, Any], ...] = ()
     players: int | None = None
+    vs: str | None = None
 
     def describe(self) -> str:
-        parts = [f"{k}={v}" for k, v in self.options] + ([f"{self.players} players"] if self.players else [])
+        parts = [f"{k}={v}" for k, v in self.options] + ([f"{self.players} players"] if self.players else []) \
+            + ([f"the seats after the first with {self.vs}"] if self.vs else [])
         return f"{self.game} ({', '.join(parts) or 'default rules'})"
 
+    def seats(self, policy: str) -> tuple[str, str]:
+        """The first seat's policy and the others', in a run of ``policy``."""
+        return policy, policy if self.vs is None else with_option(policy, self.vs)
 
-def experiment(game: str, options: dict[str, Any] | None = None, players: int | None = None) -> Experiment:
-    return Experiment(game, tuple(sorted((options or {}).items())), players)
+
+def experiment(game: str, options: dict[str, Any] | None = None, players: int | None = None,
+               vs: str | None = None) -> Experiment:
+    return Experiment(game, tuple(sorted((options or {}).items())), players, vs)
+
+
+#: the option that makes a searching seat value a tie as a win (cardgen.search.parse_search)
+TIE_SEEKING = "tie=1"
+
+
+def searches(policy: str | None) -> bool:
+    """Whether ``policy`` is the search, the one policy that takes options such as ``tie=1``."""
+    return policy is not None and policy.partition(":")[0] == "mcts"
+
+
+def with_option(policy: str, option: str) -> str:
+    """``policy`` (an mcts one) with ``option`` (``KEY=VALUE``) in place of any it had of that key."""
+    key = option.partition("=")[0]
+    kept = [part for part in policy.split(":") if part.partition("=")[0] != key or "=" not in part]
+    return ":".join([*kept, option])
 
 
 #: each experiment's playtest report, by experiment

@@ -24,5 +24,8 @@ class CommonCarrierGame(CommonCarrierRules):
     def evaluate(self, state: CommonCarrierState) -> list[float]:
         return policies.evaluate(self, state)
 
+    def tie_chance(self, state: CommonCarrierState) -> float:
+        return policies.tie_chance(self, state)
+
     def greedy_action(self, state: CommonCarrierState, player: int, rng: random.Random) -> tuple:
         return policies.greedy_action(self, state, player, rng)

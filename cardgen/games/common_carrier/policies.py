@@ -43,6 +43,19 @@ def evaluate(game: CommonCarrierRules, state: CommonCarrierState) -> list[float]
     return [0.5 + 0.5 * lead, 0.5 - 0.5 * lead]
 
 
+def tie_chance(game: CommonCarrierRules, state: CommonCarrierState) -> float:
+    """How likely the game is to end with no winner, for a search that values a tie otherwise than
+    half a win: each player's distance from the target as a share of it, multiplied. To a player
+    who counts a tie as a win (``mcts:N:tie=1``), ``evaluate`` moved by it comes to 1 minus the
+    rival's best path as a share of the target, less as its own path grows (``1 - r/t * (1 -
+    m/(2t))``): it blocks the rival first, playing for stalemate (docs/rules-readings.md)."""
+    if state.finished:
+        return 0.0 if state.winners() else 1.0
+    target = game.target
+    mine, theirs = (min(state.value(p), target) / target for p in (0, 1))
+    return (1.0 - mine) * (1.0 - theirs)
+
+
 def greedy_action(game: CommonCarrierRules, state: CommonCarrierState, player: int, rng: random.Random) -> tuple:
     """Best heuristic after the move; ties drawn by ``rng``.
 
