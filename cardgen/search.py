@@ -336,14 +336,20 @@ def _back_up(path: list[_Node], returns: list[float]) -> None:
 
 def _ranked(game: Game, state: State, player: int) -> list[Any]:
     """``player``'s legal actions, best first by the game's heuristic one move ahead (ties in the
-    engine's order)."""
-    scored = []
-    for i, action in enumerate(state.legal_actions(player)):
-        trial = state.clone()
-        trial.apply_action(action)
-        scored.append((-game.heuristic(trial, player), i, action))
-    scored.sort(key=lambda t: (t[0], t[1]))
-    return [action for _, _, action in scored]
+    engine's order): the game's ``heuristics_ahead`` where it has one, else each action laid on a
+    copy."""
+    actions = state.legal_actions(player)
+    ahead = game.heuristics_ahead
+    if ahead is not None:
+        values = ahead(state, player)
+    else:
+        values = []
+        for action in actions:
+            trial = state.clone()
+            trial.apply_action(action)
+            values.append(game.heuristic(trial, player))
+    order = sorted(range(len(actions)), key=lambda i: (-values[i], i))
+    return [actions[i] for i in order]
 
 
 def _greedy_reply(game: Game, det: State, mover: int, rng: random.Random) -> Any:

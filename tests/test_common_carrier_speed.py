@@ -230,3 +230,26 @@ def test_the_win_measure_is_the_longest_of_the_distances_the_greedy_player_reads
                 stopped += short != longest
             seen += longest > 2
     assert seen > 10 and stopped > 10
+
+
+@pytest.mark.parametrize("options", [{}, {"endgame": True, "tie_resolution": 1, "target": 5},
+                                     {"hole_card": True, "tie_resolution": 2},
+                                     {"gray_rule": True, "gray_pbx_1": 4, "gray_pbx_2": 0, "target": 6}])
+def test_the_heuristic_one_move_ahead_is_that_of_each_play_laid(options):
+    """The search's ranking reads greedy's scores where the play wins or the game surely goes on,
+    and lays the rest: the same heuristic as laying every play, also where the cards run out."""
+    game = CommonCarrierGame(options=options)
+    glanced = ended = 0
+    for state, _ in positions(game, 3, seed=4):
+        player = state.current_player()
+        hand = state._next_hand()
+        laid = []
+        for action in state.legal_actions():
+            trial = state.clone()
+            trial.apply_action(action)
+            laid.append(game.heuristic(trial, player))
+            ended += trial.finished and trial.decided_by != "target"
+            glanced += hand is not None and state._surely_goes_on(action, hand)
+        assert game.heuristics_ahead(state.clone(), player) == laid
+    assert glanced > 100
+    assert ended > 0 or not (options.get("endgame") or options.get("tie_resolution"))

@@ -185,6 +185,20 @@ def test_a_declared_random_playout_plays_the_runners_game(name):
         assert fast_rng.getstate() == slow_rng.getstate()
 
 
+@pytest.mark.parametrize("name", declaring("heuristics_ahead"))
+def test_declared_heuristics_ahead_are_those_of_each_action_laid(name):
+    game = game_info(name).engine()
+    assert game.heuristics_ahead is not None
+    for state, movers in decision_nodes(name, 13, limit=200):
+        for player in movers:
+            laid = []
+            for action in state.legal_actions(player):
+                trial = state.clone()
+                trial.apply_action(action)
+                laid.append(game.heuristic(trial, player))
+            assert game.heuristics_ahead(state.clone(), player) == laid
+
+
 @pytest.mark.parametrize("name", declaring("evaluate"))
 def test_a_declared_evaluation_judges_every_unfinished_position(name):
     game = game_info(name).engine()

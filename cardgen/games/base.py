@@ -209,6 +209,10 @@ class Game(ABC, Generic[StateT]):
     exploration: float | None = None
     #: the search ranks a node's moves by ``heuristic`` and widens to the next as visits grow
     search_guided: bool = False
+    #: ``heuristic(state after the action, player)`` for each of ``player``'s legal actions, in
+    #: ``legal_actions`` order, worked out faster than laying each on a copy; None: the search lays
+    #: each (``(state, player) -> list of floats``)
+    heuristics_ahead: Callable[[StateT, int], list[float]] | None = None
     #: rollout moves before ``evaluate`` judges; None: the search's default
     rollout_depth: int | None = None
     #: every move is seen by every player (no action carries a card another may not see), so a

@@ -53,7 +53,7 @@ from .board import (
     row_col,
     turned,
 )
-from .plays import Plays, _placement_action
+from .plays import Plays, _placement_action, _playable_at_a_glance
 
 #: tie_resolution values: none, best own path, most own links
 TIE_NONE, TIE_PATH, TIE_LINKS = 0, 1, 2
@@ -677,6 +677,45 @@ class CommonCarrierState(Plays, State):
             self._finish([reached[0]])
             return True
         return False
+
+    def _next_hand(self) -> list[int] | None:
+        """The cards the next decider holds after a play that wins nobody the game (the rival
+        after a turn, the mover after placing the cards handed over), drawn as ``_start_turn``
+        draws them, when that decision plays two of them; None otherwise (an endgame turn of one
+        card, fewer than two cards)."""
+        nxt = 1 - self.player if self.phase == PHASE_TURN else self.player
+        deck = self.decks[nxt]
+        if self.game.endgame and len(deck) <= 2:
+            return None
+        cards = self.hands[nxt] + deck[:-3:-1]
+        return cards if len(cards) >= 2 else None
+
+    def _surely_goes_on(self, action: Sequence, hand: list[int]) -> bool:
+        """Whether, after ``action`` (a legal one that wins nobody the game), the next decider
+        holding ``hand`` (``_next_hand``) surely has a play, so the game goes on: two of its cards
+        have a play at a glance (``_playable_at_a_glance``) on the board with ``action`` laid.
+        False says nothing."""
+        masks = self.game.card_mask
+        occ, halo, box = self.occ, self.halo, self.bbox
+        l0, l1, l2, l3 = self.line
+        for card, r, c, t in action:
+            cell = (r + 1) * W + c + 1
+            bit = 1 << cell
+            keep = ~bit
+            occ |= bit
+            halo |= _HALO[cell]
+            mask = _TURNED[masks[card]] if t else masks[card]
+            l0 = l0 | bit if mask & TOP else l0 & keep
+            l1 = l1 | bit if mask & RIGHT else l1 & keep
+            l2 = l2 | bit if mask & BOTTOM else l2 & keep
+            l3 = l3 | bit if mask & LEFT else l3 & keep
+            if box is None:
+                box = (r, r, c, c)
+            elif r < box[0] or r > box[1] or c < box[2] or c > box[3]:
+                box = (min(box[0], r), max(box[1], r), min(box[2], c), max(box[3], c))
+        line = [l0, l1, l2, l3]
+        return any(_playable_at_a_glance(masks, hand[i], hand[j], occ, halo, box, line)
+                   for i in range(len(hand)) for j in range(i + 1, len(hand)))
 
     def _end_by_tie_resolution(self) -> None:
         rule = self.game.tie_resolution
