@@ -25,13 +25,20 @@ def shuffle(rng: Any, items: list[Any]) -> None:
     ``random.Random`` or a bare ``_random.Random``): its very draws (Fisher-Yates from the top, each
     index drawn below its bound from ``getrandbits`` of the bound's length, again while too high),
     without its method calls per item: an engine's determinization shuffles in every simulation."""
+    n = len(items)
+    steps = _SHUFFLE_STEPS.get(n)
+    if steps is None:
+        steps = _SHUFFLE_STEPS[n] = tuple((i, (i + 1).bit_length()) for i in range(n - 1, 0, -1))
     getrandbits = rng.getrandbits
-    for i in range(len(items) - 1, 0, -1):
-        bits = (i + 1).bit_length()
+    for i, bits in steps:
         j = getrandbits(bits)
         while j > i:
             j = getrandbits(bits)
         items[i], items[j] = items[j], items[i]
+
+
+#: per list length, ``shuffle``'s (index, bits of its bound) from the top
+_SHUFFLE_STEPS: dict[int, tuple[tuple[int, int], ...]] = {}
 
 
 def sample(rng: random.Random, population: list[Any], k: int) -> list[Any]:

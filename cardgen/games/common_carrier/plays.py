@@ -72,12 +72,14 @@ class Plays:
     _fronts: tuple[int, int, int, int]
     #: per oriented mask, its ``_near_set``; per (mask of a, mask of b) counted, the placements apart
     #: and all the placements (``_count_near``); per placement as (cell, oriented mask) once or twice,
-    #: whether it leaves a legal board: what the board alone answers, shared by every position with
-    #: this board (``_BOARDS``)
+    #: whether it leaves a legal board; per action ``is_legal`` checked with its cards held and the
+    #: right number of them, whether its placements are legal: what the board alone answers, shared by
+    #: every position with this board (``_BOARDS``)
     _near_cache: dict[int, tuple]
     _apart: dict[tuple[int, int], tuple[int, tuple, tuple]]
     _pair_total: dict[tuple[int, int], int]
     _laid_legal: dict[tuple, bool]
+    _action_legal: dict[tuple, bool]
 
     def _cards_to_place(self) -> list[int]:
         """The cards the current decision places from (a hand, or the cards handed over)."""
@@ -91,16 +93,16 @@ class Plays:
             return self._sets
         if not self._remember:
             (self._sets, self._away, self._fronts), self._near_cache, self._apart, self._pair_total, \
-                self._laid_legal = self._board_sets_anew(), {}, {}, {}, {}
+                self._laid_legal, self._action_legal = self._board_sets_anew(), {}, {}, {}, {}, {}
             return self._sets
         key = (self.occ, *self.line)
         known = _BOARDS.get(key)
         if known is None:
             if len(_BOARDS) >= BOARD_MEMO:
                 _BOARDS.clear()
-            known = _BOARDS[key] = (*self._board_sets_anew(), {}, {}, {}, {})
+            known = _BOARDS[key] = (*self._board_sets_anew(), {}, {}, {}, {}, {})
         (self._sets, self._away, self._fronts, self._near_cache, self._apart, self._pair_total,
-         self._laid_legal) = known
+         self._laid_legal, self._action_legal) = known
         return known[0]
 
     def _board_sets_anew(self) -> tuple:

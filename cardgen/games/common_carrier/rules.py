@@ -327,6 +327,7 @@ class CommonCarrierState(Plays, State):
         self._apart: dict[tuple[int, int], tuple[int, tuple, tuple]] = {}
         self._pair_total: dict[tuple[int, int], int] = {}
         self._laid_legal: dict[tuple, bool] = {}
+        self._action_legal: dict[tuple, bool] = {}
         #: whether what a board answers is remembered beyond this position (``_BOARDS``, and
         #: ``_best_path``'s memo): in a search's deals, which meet each board in thousands of them
         #: (``determinize`` sets it); a game played once meets each board once
@@ -831,7 +832,16 @@ class CommonCarrierState(Plays, State):
         ok = legal is not None and type(action) is tuple and action in legal
         if not ok:  # listed plays are one order of each: the same play in another order is legal too
             try:
-                ok = self._illegal(action) is None
+                if type(action) is not tuple:
+                    ok = self._illegal(action) is None
+                elif len(action) == self._level:
+                    # the cards are held and as many as the decision places: the rest is the board's
+                    if self._sets is None:
+                        self._board_sets()
+                    known = self._action_legal.get(action)
+                    if known is None:
+                        known = self._action_legal[action] = self._illegal(action) is None
+                    ok = known
             except (TypeError, ValueError, IndexError):
                 ok = False
         if ok:
