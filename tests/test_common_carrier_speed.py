@@ -253,3 +253,23 @@ def test_the_heuristic_one_move_ahead_is_that_of_each_play_laid(options):
         assert game.heuristics_ahead(state.clone(), player) == laid
     assert glanced > 100
     assert ended > 0 or not (options.get("endgame") or options.get("tie_resolution"))
+
+
+def test_the_win_measure_of_groups_with_and_without_loops_is_the_longest_distance():
+    """Two sweeps measure a group without a loop; a group with one is measured from every node:
+    either way the longest of the distances, on random links of a 5 x 5 area (loops many)."""
+    rng = random.Random(8)
+    area = [board.cell_of(r, c) for r in range(2, 7) for c in range(2, 7)]
+    looped = 0
+    for _ in range(400):
+        hl = sum(1 << cell for cell in area if rng.random() < 0.6 and cell + 1 in area)
+        vl = sum(1 << cell for cell in area if rng.random() < 0.6 and cell + board.W in area)
+        own = sum(1 << cell for cell in area if rng.random() < 0.7)
+        hp, vp = hl & own & (own >> 1), vl & own & (own >> board.W)
+        _root, adjacent = board._link_graph(hl, vl, hp, vp)
+        longest = max((board._reach(adjacent, node)[0] for node in adjacent), default=0)
+        assert board._best_path(hl, vl, own) == longest
+        links = sum(bin(n).count("1") for n in adjacent.values()) // 2
+        groups = len({board._reach(adjacent, node)[1] for node in adjacent})
+        looped += links > len(adjacent) - groups
+    assert 50 < looped < 350

@@ -437,7 +437,7 @@ class _AfterMove:
             root, adjacent = _link_graph(self.hl, self.vl, hp, vp)
             ecc, group = {}, {}
             for node in adjacent:
-                ecc[node], seen = _reach(adjacent, node)
+                ecc[node], seen, _ = _reach(adjacent, node)
                 group[node] = (seen & -seen).bit_length() - 1
             graph = self.graphs[(q, flip)] = (root, adjacent, ecc, group, max(ecc.values(), default=0), own, {})
         return graph
