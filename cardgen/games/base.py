@@ -11,7 +11,7 @@ from __future__ import annotations
 import functools
 import random
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Generic, TypeVar
 
@@ -310,6 +310,11 @@ class State(ABC):
         """Whether ``action`` is one of ``player``'s legal moves now; an engine may check faster
         than it lists (the search asks it of the moves it has tried, in each deal)."""
         return action in self.legal_actions(player)
+
+    def legal_among(self, player: int, actions: Iterable[Action]) -> list[Action]:
+        """Those of ``actions``, in their order, that ``is_legal`` allows ``player`` now; an engine may
+        check many at once faster (the search asks it of the replies it has tried, in each deal)."""
+        return [action for action in actions if self.is_legal(player, action)]
 
     def num_legal_actions(self, player: int) -> int:
         """How many legal moves ``player`` has; an engine may count faster than it lists."""

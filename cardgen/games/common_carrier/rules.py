@@ -848,6 +848,32 @@ class CommonCarrierState(Plays, State):
             self._trusted = action
         return ok
 
+    def legal_among(self, player: int, actions: Iterable[Any]) -> list[Any]:
+        """``is_legal`` of each of ``actions`` (the replies a search has tried), in one pass: most
+        use a card this hand does not hold, and are passed over without a call each."""
+        if self.finished or player != self.player:
+            return []
+        cards = self.pending if self.phase == PHASE_HANDOVER else self.hands[self.player]
+        trusted = self._trusted
+        is_legal = self.is_legal
+        out = []
+        for action in actions:
+            if action is trusted:
+                out.append(action)
+                continue
+            try:
+                for placement in action:
+                    if placement[0] not in cards:
+                        break
+                else:
+                    if is_legal(player, action):
+                        out.append(action)
+            except (TypeError, IndexError, KeyError):
+                continue
+        if out and self._trusted is not out[-1] and trusted is out[-1]:
+            self._trusted = trusted  # as is_legal of each in turn leaves it: the last legal one
+        return out
+
     def _check_action(self, action: Sequence) -> None:
         reason = self._illegal(action)
         if reason is not None:
