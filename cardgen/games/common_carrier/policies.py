@@ -67,7 +67,7 @@ def heuristics_ahead(game: CommonCarrierRules, state: CommonCarrierState, player
     hand = state._next_hand()
     goes_on = state._surely_goes_on
     out = []
-    for action, score in zip(actions, scores):
+    for action, score in zip(actions, scores, strict=True):
         if score == 1000 or score == -1000 or (hand is not None and goes_on(action, hand)):
             out.append(float(score))
         else:
