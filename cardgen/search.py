@@ -7,15 +7,16 @@ keyed by actions. A child is eligible only when its action is legal in this dete
 its exploration term counts how often it was *available*, not how often its parent was visited.
 Simultaneous turns use decoupled UCT: each player picks its own part of the joint action by its own
 statistics. Children are made lazily where moves are many (a guided node samples a reply with the
-engine's ``random_action`` and checks only the children it has tried with ``State.is_legal``, never
-listing the whole reply set), selection reads square roots and logarithms from tables, and a
-player's search keeps its tree from one of its moves to the next where every move is seen by every
-player (``Game.search_keeps_tree``). Rollouts play uniformly random moves (the engine's fast
-``random_action`` where it has one), or the engine's own rollout policy where it has one
-(``Game.rollout_action``), and stop at the game's move cap. A node keeps the summed returns of every
-player and the player choosing there maximises their own mean, so the search serves any number of
-players and any returns. A draw is worth 1/players to each (``utility``), unless the searching
-player is told to value it otherwise (``mcts:300:tie=1`` plays for the tie as for a win).
+engine's ``random_action`` and checks only the children it has tried, all at once with
+``State.legal_among``, never listing the whole reply set), selection reads square roots and
+logarithms from tables, and a player's search keeps its tree from one of its moves to the next
+where every move is seen by every player (``Game.search_keeps_tree``). Rollouts play uniformly
+random moves (the engine's fast ``random_action`` where it has one), or the engine's own rollout
+policy where it has one (``Game.rollout_action``), and stop at the game's move cap. A node keeps
+the summed returns of every player and the player choosing there maximises their own mean, so the
+search serves any number of players and any returns. A draw is worth 1/players to each (``utility``),
+unless the searching player is told to value it otherwise (``mcts:300:tie=1`` plays for the tie as
+for a win).
 
 Why our own and not OpenSpiel's: pyspiel's IS-MCTS needs the game ported to its C++ API or
 wrapped as a Python game with information-state strings and resampling hooks in its own terms,
@@ -327,7 +328,7 @@ def _simulate_guided(game: Game, det: State, root: _Node, rng: random.Random, ex
     plays, a plain search spreads 1,000 simulations over all of them and learns little of any; this
     one looks two moves deep at the plays worth it. The reply set is never listed: a new reply is
     drawn with the engine's ``random_action`` until it is one not tried yet, and only the tried
-    replies are checked (``State.is_legal``) in this deal."""
+    replies are checked (``State.legal_among``) in this deal."""
     path: list[_Node] = [root]
     node = root
     sqrt_log, inv_sqrt = _SQRT_LOG, _INV_SQRT
@@ -340,17 +341,16 @@ def _simulate_guided(game: Game, det: State, root: _Node, rng: random.Random, ex
         # every tried child legal in this deal is available once more, and scored by UCB in the
         # same pass (the score is used only if no new child is made)
         at_root = depth == 0  # the root's children are a prefix of its ranking, all legal in every deal
-        is_legal = det.is_legal
         tried = 0
         best_value = -math.inf
-        for a, candidate in children.items():
-            if at_root or is_legal(mover, a):
-                tried += 1
-                avail = candidate.avail = candidate.avail + 1
-                visits = candidate.visits
-                value = candidate.totals[mover] / visits + exploration * sqrt_log[avail] * inv_sqrt[visits]
-                if value > best_value:
-                    best_value, action, child = value, a, candidate
+        for a in children if at_root else det.legal_among(mover, children):
+            candidate = children[a]
+            tried += 1
+            avail = candidate.avail = candidate.avail + 1
+            visits = candidate.visits
+            value = candidate.totals[mover] / visits + exploration * sqrt_log[avail] * inv_sqrt[visits]
+            if value > best_value:
+                best_value, action, child = value, a, candidate
         if tried < allowed:
             if at_root:
                 order = node.order
@@ -396,14 +396,20 @@ def _back_up(path: list[_Node], returns: list[float]) -> None:
 
 def _ranked(game: Game, state: State, player: int) -> list[Any]:
     """``player``'s legal actions, best first by the game's heuristic one move ahead (ties in the
-    engine's order)."""
-    scored = []
-    for i, action in enumerate(state.legal_actions(player)):
-        trial = state.clone()
-        trial.apply_action(action)
-        scored.append((-game.heuristic(trial, player), i, action))
-    scored.sort(key=lambda t: (t[0], t[1]))
-    return [action for _, _, action in scored]
+    engine's order): the game's ``heuristics_ahead`` where it has one, else each action laid on a
+    copy."""
+    actions = state.legal_actions(player)
+    ahead = game.heuristics_ahead
+    if ahead is not None:
+        values = ahead(state, player)
+    else:
+        values = []
+        for action in actions:
+            trial = state.clone()
+            trial.apply_action(action)
+            values.append(game.heuristic(trial, player))
+    order = sorted(range(len(actions)), key=lambda i: (-values[i], i))
+    return [actions[i] for i in order]
 
 
 def _greedy_reply(game: Game, det: State, mover: int, rng: random.Random) -> Any:

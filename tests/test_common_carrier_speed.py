@@ -230,3 +230,46 @@ def test_the_win_measure_is_the_longest_of_the_distances_the_greedy_player_reads
                 stopped += short != longest
             seen += longest > 2
     assert seen > 10 and stopped > 10
+
+
+@pytest.mark.parametrize("options", [{}, {"endgame": True, "tie_resolution": 1, "target": 5},
+                                     {"hole_card": True, "tie_resolution": 2},
+                                     {"gray_rule": True, "gray_pbx_1": 4, "gray_pbx_2": 0, "target": 6}])
+def test_the_heuristic_one_move_ahead_is_that_of_each_play_laid(options):
+    """The search's ranking reads greedy's scores where the play wins or the game surely goes on,
+    and lays the rest: the same heuristic as laying every play, also where the cards run out."""
+    game = CommonCarrierGame(options=options)
+    glanced = ended = 0
+    for state, _ in positions(game, 3, seed=4):
+        player = state.current_player()
+        hand = state._next_hand()
+        laid = []
+        for action in state.legal_actions():
+            trial = state.clone()
+            trial.apply_action(action)
+            laid.append(game.heuristic(trial, player))
+            ended += trial.finished and trial.decided_by != "target"
+            glanced += hand is not None and state._surely_goes_on(action, hand)
+        assert game.heuristics_ahead(state.clone(), player) == laid
+    assert glanced > 100
+    assert ended > 0 or not (options.get("endgame") or options.get("tie_resolution"))
+
+
+def test_the_win_measure_of_groups_with_and_without_loops_is_the_longest_distance():
+    """Two sweeps measure a group without a loop; a group with one is measured from every node:
+    either way the longest of the distances, on random links of a 5 x 5 area (loops many)."""
+    rng = random.Random(8)
+    area = [board.cell_of(r, c) for r in range(2, 7) for c in range(2, 7)]
+    looped = 0
+    for _ in range(400):
+        hl = sum(1 << cell for cell in area if rng.random() < 0.6 and cell + 1 in area)
+        vl = sum(1 << cell for cell in area if rng.random() < 0.6 and cell + board.W in area)
+        own = sum(1 << cell for cell in area if rng.random() < 0.7)
+        hp, vp = hl & own & (own >> 1), vl & own & (own >> board.W)
+        _root, adjacent = board._link_graph(hl, vl, hp, vp)
+        longest = max((board._reach(adjacent, node)[0] for node in adjacent), default=0)
+        assert board._best_path(hl, vl, own) == longest
+        links = sum(bin(n).count("1") for n in adjacent.values()) // 2
+        groups = len({board._reach(adjacent, node)[1] for node in adjacent})
+        looped += links > len(adjacent) - groups
+    assert 50 < looped < 350

@@ -154,17 +154,26 @@ def test_declared_policies_choose_legal_actions_and_counts_match_the_listing(nam
                                                     ("rollout_action", game.rollout_action))
                 if policy is not None}
     rng = random.Random(5)
+    earlier: list = []
+    refused = 0
     for state, movers in decision_nodes(name, 5):
         for player in movers:
             legal = state.legal_actions(player)
             assert state.num_legal_actions(player) == len(legal)
             assert all(state.is_legal(player, a) for a in legal), f"{name}: is_legal refused a listed action"
+            probes = earlier[:8] + legal[:8]  # another node's moves, mostly not legal here, and legal ones
+            among = state.clone().legal_among(player, probes)
+            assert among == [a for a in probes if state.clone().is_legal(player, a)], \
+                f"{name}: legal_among is not is_legal"
+            refused += len(probes) - len(among)
+            earlier = legal
             others = [p for p in range(game.num_players) if p not in movers]
             assert not any(state.is_legal(p, a) for p in others for a in legal[:5]), \
                 f"{name}: is_legal let a player move out of turn"
             for label, policy in policies.items():
                 assert policy(state.clone(), player, rng) in legal, f"{name}: {label} chose an illegal action"
             assert isinstance(game.heuristic(state, player), (int, float))
+    assert refused > 0, f"{name}: no probe of legal_among was refused"
 
 
 @pytest.mark.parametrize("name", declaring("random_playout"))
@@ -183,6 +192,20 @@ def test_a_declared_random_playout_plays_the_runners_game(name):
         assert fast_branching == slow_branching
         assert fast.returns() == slow.returns()
         assert fast_rng.getstate() == slow_rng.getstate()
+
+
+@pytest.mark.parametrize("name", declaring("heuristics_ahead"))
+def test_declared_heuristics_ahead_are_those_of_each_action_laid(name):
+    game = game_info(name).engine()
+    assert game.heuristics_ahead is not None
+    for state, movers in decision_nodes(name, 13, limit=200):
+        for player in movers:
+            laid = []
+            for action in state.legal_actions(player):
+                trial = state.clone()
+                trial.apply_action(action)
+                laid.append(game.heuristic(trial, player))
+            assert game.heuristics_ahead(state.clone(), player) == laid
 
 
 @pytest.mark.parametrize("name", declaring("evaluate"))

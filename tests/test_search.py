@@ -602,6 +602,41 @@ def test_is_legal_agrees_with_the_listed_plays():
         state.apply_action(game.random_action(state, mover, rng))
 
 
+def test_is_legal_remembered_for_a_board_holds_in_every_deal_of_it():
+    """A search's deals share what a board answers: a reply checked in one deal (its cards held
+    there) is answered again in another from the board, and still only where its cards are held
+    and the decision places as many: as a check from scratch answers."""
+    game = CommonCarrierGame(options={"hole_card": True})
+    state = game.new_initial_state(random.Random(21))
+    rng = random.Random(22)
+    checked = held = 0
+    for _ in range(10):
+        if state.is_terminal():
+            break
+        mover = state.current_player()
+        after = state.clone()
+        after.apply_action(game.random_action(after, mover, rng))
+        if after.is_terminal():
+            break
+        replier = after.current_player()
+        deals = [after.determinize(mover, random.Random(seed)) for seed in range(6)]
+        replies = [a for deal in deals for a in deal.legal_actions()[::7]]
+        for deal in deals:
+            probe = after.determinize(mover, random.Random(99))  # the same board, a hand of its own
+            probe.hands[replier] = list(deal.hands[replier])
+            probe._invalidate()
+            fresh = deal.clone()  # checked from scratch: its own board answers, nothing listed
+            fresh._remember = False
+            fresh._invalidate()
+            for reply in replies:
+                legal = probe.is_legal(replier, reply)
+                assert legal == (fresh._illegal(reply) is None)
+                checked += 1
+                held += legal
+        state.apply_action(game.random_action(state, mover, rng))
+    assert checked > 1000 and 100 < held < checked - 100
+
+
 def test_a_search_keeps_its_tree_between_moves_where_every_move_is_seen():
     from cardgen_gops import GopsGame
 

@@ -253,27 +253,48 @@ def _measured_path(hl: int, vl: int, hp: int, vp: int, need: int) -> int:
                 adjacent[b] = adjacent.get(b, 0) | 1 << a
     if len(adjacent) <= 2:  # no node linked to another, or just two linked
         return len(adjacent) // 2
-    # how far the farthest node is from each
+    # how far the farthest node is from each; in a group without a loop (the most), the longest
+    # path starts at a node farthest from any one, so two sweeps measure the group
     best = 0
-    settled = 0
+    settled = looped = 0
     for source in adjacent:
         if settled >> source & 1:
             continue
-        far, reached = _reach(adjacent, source)
-        if far > best:
-            best = far
+        far, reached, farthest = _reach(adjacent, source)
         if 2 * far < need:
             settled |= reached
+        elif not looped >> source & 1:
+            if _is_tree(adjacent, reached):
+                far = _reach(adjacent, (farthest & -farthest).bit_length() - 1)[0]
+                settled |= reached
+            else:
+                looped |= reached
+        if far > best:
+            best = far
     return best
 
 
-def _reach(adjacent: dict[int, int], source: int, target: int = -1) -> tuple[int, int]:
+def _is_tree(adjacent: dict[int, int], nodes: int) -> bool:
+    """Whether the nodes of one group (a bit set, every node linked to another) join without a loop:
+    one link fewer than nodes."""
+    ends = count = 0
+    while nodes:
+        low = nodes & -nodes
+        nodes ^= low
+        ends += adjacent[low.bit_length() - 1].bit_count()
+        count += 1
+    return ends == 2 * (count - 1)
+
+
+def _reach(adjacent: dict[int, int], source: int, target: int = -1) -> tuple[int, int, int]:
     """Steps from ``source`` to the farthest node it reaches (or to ``target``, given one) over
-    ``adjacent`` (each node's neighbours, a bit each), and the nodes reached by then."""
+    ``adjacent`` (each node's neighbours, a bit each), the nodes reached by then, and the farthest
+    of them (those ``target`` is among)."""
     stop = 1 << target if target >= 0 else 0
     seen = layer = 1 << source
     d = 0
     while not layer & stop:
+        last = layer
         nxt = 0
         while layer:
             low = layer & -layer
@@ -281,10 +302,10 @@ def _reach(adjacent: dict[int, int], source: int, target: int = -1) -> tuple[int
             nxt |= adjacent[low.bit_length() - 1]
         layer = nxt & ~seen
         if not layer:
-            break
+            return d, seen, last
         seen |= layer
         d += 1
-    return d, seen
+    return d, seen, layer
 
 
 def _flood(group: int, h0: int, v0: int) -> int:

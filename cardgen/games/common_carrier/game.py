@@ -21,6 +21,9 @@ class CommonCarrierGame(CommonCarrierRules):
     def heuristic(self, state: CommonCarrierState, player: int) -> float:
         return policies.heuristic(self, state, player)
 
+    def heuristics_ahead(self, state: CommonCarrierState, player: int) -> list[float]:
+        return policies.heuristics_ahead(self, state, player)
+
     def evaluate(self, state: CommonCarrierState) -> list[float]:
         return policies.evaluate(self, state)
 

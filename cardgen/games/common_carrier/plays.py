@@ -72,12 +72,14 @@ class Plays:
     _fronts: tuple[int, int, int, int]
     #: per oriented mask, its ``_near_set``; per (mask of a, mask of b) counted, the placements apart
     #: and all the placements (``_count_near``); per placement as (cell, oriented mask) once or twice,
-    #: whether it leaves a legal board: what the board alone answers, shared by every position with
-    #: this board (``_BOARDS``)
+    #: whether it leaves a legal board; per action ``is_legal`` checked with its cards held and the
+    #: right number of them, whether its placements are legal: what the board alone answers, shared by
+    #: every position with this board (``_BOARDS``)
     _near_cache: dict[int, tuple]
     _apart: dict[tuple[int, int], tuple[int, tuple, tuple]]
     _pair_total: dict[tuple[int, int], int]
     _laid_legal: dict[tuple, bool]
+    _action_legal: dict[tuple, bool]
 
     def _cards_to_place(self) -> list[int]:
         """The cards the current decision places from (a hand, or the cards handed over)."""
@@ -91,16 +93,16 @@ class Plays:
             return self._sets
         if not self._remember:
             (self._sets, self._away, self._fronts), self._near_cache, self._apart, self._pair_total, \
-                self._laid_legal = self._board_sets_anew(), {}, {}, {}, {}
+                self._laid_legal, self._action_legal = self._board_sets_anew(), {}, {}, {}, {}, {}
             return self._sets
         key = (self.occ, *self.line)
         known = _BOARDS.get(key)
         if known is None:
             if len(_BOARDS) >= BOARD_MEMO:
                 _BOARDS.clear()
-            known = _BOARDS[key] = (*self._board_sets_anew(), {}, {}, {}, {})
+            known = _BOARDS[key] = (*self._board_sets_anew(), {}, {}, {}, {}, {})
         (self._sets, self._away, self._fronts, self._near_cache, self._apart, self._pair_total,
-         self._laid_legal) = known
+         self._laid_legal, self._action_legal) = known
         return known[0]
 
     def _board_sets_anew(self) -> tuple:
@@ -210,41 +212,9 @@ class Plays:
         return False
 
     def _surely_playable(self, a: int, b: int) -> bool:
-        """Whether cards ``a`` and ``b`` have a play by one of two plays seen at a glance, without
-        the board's sets: two of three open cells (empty, near the board, no card beside them on
-        any side: any card fits there, and of any three, two are not side by side), unless the
-        board spans 4 rows or columns (two cells on either side would stretch it to 6); or each card
-        on top of a card showing the same lines on its own cell (as it lies or turned), agreeing
-        with every neighbour there: the board keeps every line it had. False says nothing."""
-        box = self.bbox
-        if box is None:
-            return False
-        occ, window = self.occ, _window(box)
-        r0, r1, c0, c1 = box
-        if r1 - r0 != SPAN - 2 and c1 - c0 != SPAN - 2:
-            open_cells = self.halo & window & ~(occ | occ << 1 | occ >> 1 | occ << W | occ >> W)
-            if open_cells.bit_count() >= 3:
-                return True
-        bad = _conflicts(occ, self.line)
-        masks = self.game.card_mask
-        on_a = self._lookalikes(masks[a], bad, window)
-        if not on_a:
-            return False
-        on_b = self._lookalikes(masks[b], bad, window)
-        return bool(on_b) and (on_a != on_b or on_a & (on_a - 1) != 0)
-
-    def _lookalikes(self, mask: int, bad: tuple[int, ...], window: int) -> int:
-        """Cells in ``window`` whose top card shows the lines of ``mask`` or of its turn, where that
-        orientation agrees with every neighbour (given the board's ``_conflicts``)."""
-        l0, l1, l2, l3 = self.line
-        out = 0
-        for m in _ORIENTATIONS[mask]:
-            same = (self.occ & window & (l0 if m & 1 else ~l0) & (l1 if m & 2 else ~l1)
-                    & (l2 if m & 4 else ~l2) & (l3 if m & 8 else ~l3))
-            if same:
-                b0, b1, b2, b3 = _SIDE_PICK[m](bad)
-                out |= same & ~(b0 | b1 | b2 | b3)
-        return out
+        """Whether cards ``a`` and ``b`` have a play seen at a glance on this board
+        (``_playable_at_a_glance``). False says nothing."""
+        return _playable_at_a_glance(self.game.card_mask, a, b, self.occ, self.halo, self.bbox, self.line)
 
     def _two_card_combos(self, a: int, b: int) -> list:
         """``_combo_list`` for a hand of two cards to play both (the usual turn), in its order (and
@@ -531,6 +501,45 @@ class Plays:
         return (first, second) if first < second else (second, first)
 
 
+def _playable_at_a_glance(masks: list[int], a: int, b: int, occ: int, halo: int,
+                          box: tuple[int, int, int, int] | None, line: list[int]) -> bool:
+    """Whether cards ``a`` and ``b`` have a play by one of two plays seen at a glance, on the board
+    of occupied cells ``occ`` (with ``halo``, ``box`` and ``line`` as the state keeps them), without
+    its sets: two of three open cells (empty, near the board, no card beside them on any side: any
+    card fits there, and of any three, two are not side by side) within rows and columns the two
+    cannot stretch past 5 (``_open_regions``); or each card on top of a card showing the same lines
+    on its own cell (as it lies or turned), agreeing with every neighbour there: the board keeps
+    every line it had. False says nothing."""
+    if box is None:
+        return False
+    window = _window(box)
+    open_cells = halo & window & ~(occ | occ << 1 | occ >> 1 | occ << W | occ >> W)
+    if open_cells.bit_count() >= 3:
+        for region in _open_regions(box):
+            if (open_cells & region).bit_count() >= 3:
+                return True
+    bad = _conflicts(occ, line)
+    on_a = _lookalikes(masks[a], occ, line, bad, window)
+    if not on_a:
+        return False
+    on_b = _lookalikes(masks[b], occ, line, bad, window)
+    return bool(on_b) and (on_a != on_b or on_a & (on_a - 1) != 0)
+
+
+def _lookalikes(mask: int, occ: int, line: list[int], bad: tuple[int, ...], window: int) -> int:
+    """Cells in ``window`` whose top card shows the lines of ``mask`` or of its turn, where that
+    orientation agrees with every neighbour (given the board's ``_conflicts``)."""
+    l0, l1, l2, l3 = line
+    out = 0
+    for m in _ORIENTATIONS[mask]:
+        same = (occ & window & (l0 if m & 1 else ~l0) & (l1 if m & 2 else ~l1)
+                & (l2 if m & 4 else ~l2) & (l3 if m & 8 else ~l3))
+        if same:
+            b0, b1, b2, b3 = _SIDE_PICK[m](bad)
+            out |= same & ~(b0 | b1 | b2 | b3)
+    return out
+
+
 def _near_set(sets: tuple, away: tuple[int, int, int, int], mask: int) -> tuple:
     """Where ``mask`` fits on a board of ``_board_sets`` and ``_away``: ``mask``; the cells near the
     board where it fits, and how many; the ways to put a second card at a corner of one of them, away
@@ -570,6 +579,23 @@ def _conflicts(occ: int, line: list[int]) -> tuple[int, ...]:
     l0, l1, l2, l3 = line
     f0, f1, f2, f3 = l2 << W, l3 >> 1, l0 >> W, l1 << 1
     return (f0, occ << W & ~f0, f1, occ >> 1 & ~f1, f2, occ >> W & ~f2, f3, occ << 1 & ~f3)
+
+
+def _open_regions(box: tuple[int, int, int, int]) -> tuple[int, ...]:
+    """Sets of cells near a board of bounding box ``box`` in which any two cards keep it within 5 x 5:
+    every cell, unless it spans 4 rows (then the rows above it or those below it, not both) or 4
+    columns (likewise)."""
+    known = _REGIONS.get(box)
+    if known is None:
+        r0, r1, c0, c1 = box
+        rows = (_rows(r0 - 1, r1), _rows(r0, r1 + 1)) if r1 - r0 == SPAN - 2 else (-1,)
+        cols = (_cols(c0 - 1, c1), _cols(c0, c1 + 1)) if c1 - c0 == SPAN - 2 else (-1,)
+        known = _REGIONS[box] = tuple(r & c for r in rows for c in cols)
+    return known
+
+
+#: ``_open_regions`` of each bounding box seen
+_REGIONS: dict[tuple[int, int, int, int], tuple[int, ...]] = {}
 
 
 def _window(box: tuple[int, int, int, int]) -> int:

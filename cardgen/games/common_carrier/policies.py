@@ -57,22 +57,57 @@ def tie_chance(game: CommonCarrierRules, state: CommonCarrierState) -> float:
 
 
 def greedy_action(game: CommonCarrierRules, state: CommonCarrierState, player: int, rng: random.Random) -> tuple:
-    """Best heuristic after the move; ties drawn by ``rng``.
+    """Best heuristic after the move (``_scored_plays``); ties drawn by ``rng``."""
+    if state.finished or player != state.player:
+        raise IllegalAction(f"player {player} has no move here")
+    best = _scored_plays(game, state, player, _AfterMove(state), None)
+    choice = _placement_action(state, rng.choice(best), game.card_mask)
+    state._trusted = choice
+    return choice
+
+
+def heuristics_ahead(game: CommonCarrierRules, state: CommonCarrierState, player: int) -> list[float]:
+    """``heuristic`` after each of ``player``'s legal actions, in ``legal_actions`` order (the
+    search's ranking of its root): greedy's score of the play (``_scored_plays``, the measures
+    worked out from the current board), which is the heuristic once the play wins or the game
+    surely goes on (``CommonCarrierState._surely_goes_on``); any other play is laid on a copy and
+    judged there, for the game may end with the cards run out."""
+    if state.finished or player != state.player:
+        return []
+    scores: list[int] = []
+    _scored_plays(game, state, player, _AfterMove(state), scores)
+    actions = state.legal_actions()
+    hand = state._next_hand()
+    goes_on = state._surely_goes_on
+    out = []
+    for action, score in zip(actions, scores, strict=True):
+        if score == 1000 or score == -1000 or (hand is not None and goes_on(action, hand)):
+            out.append(float(score))
+        else:
+            trial = state.clone()
+            trial.apply_action(action)
+            out.append(heuristic(game, trial, player))
+    return out
+
+
+def _scored_plays(game: CommonCarrierRules, state: CommonCarrierState, player: int, after: _AfterMove,
+                  scores: list[int] | None) -> list[tuple]:
+    """Greedy's score of each of ``player``'s plays, in the order of ``legal_actions()`` (added to
+    ``scores`` when given), and the best plays as (card, cell, oriented mask) once or twice, in that
+    order.
 
     Plays that put the same kinds of card (whose cards they count for) on the same cells score
     the same, so each such outcome is scored once (``_AfterMove``), mostly from the distances
     of the current board without laying any card.
     """
-    if state.finished or player != state.player:
-        raise IllegalAction(f"player {player} has no move here")
     target = game.target
-    after = _AfterMove(state)
     both = after.both
     mine_now, theirs_now = after.best[player], after.best[1 - player]
     occ = state.occ
-    scores: dict[tuple, int] = {}
+    #: per outcome (cells and whom the cards count for), its score
+    outcomes: dict[tuple, int] = {}
     counts = game.card_counts
-    masks = game.card_mask
+    note = scores.append if scores is not None else None
     # in the order of legal_actions(), without making each action unless it is among the best
     best: list[tuple] = []
     best_score = -2000  # below every score
@@ -84,9 +119,11 @@ def greedy_action(game: CommonCarrierRules, state: CommonCarrierState, player: i
             for cell in _cell_list(fit & state._board_sets()[1]):
                 place = (card, cell, mask)
                 key: tuple = (cell, counts[card])
-                score = scores.get(key)
+                score = outcomes.get(key)
                 if score is None:
-                    score = scores[key] = _score(target, *after.values_at(place, player))
+                    score = outcomes[key] = _score(target, *after.values_at(place, player))
+                if note is not None:
+                    note(score)
                 if score >= best_score:
                     if score > best_score:
                         best, best_score = [], score
@@ -114,10 +151,12 @@ def greedy_action(game: CommonCarrierRules, state: CommonCarrierState, player: i
                     else:
                         # the same outcome either way round
                         key = (c1, ca, y, cb) if c1 < y else (y, cb, c1, ca)
-                        score = scores.get(key)
+                        score = outcomes.get(key)
                         if score is None:
-                            score = scores[key] = _score(target, *after.apart(
+                            score = outcomes[key] = _score(target, *after.apart(
                                 (a, c1, ma, b, y, mb), player, *key))
+                    if note is not None:
+                        note(score)
                     if score >= best_score:
                         if score > best_score:
                             best, best_score = [], score
@@ -128,21 +167,21 @@ def greedy_action(game: CommonCarrierRules, state: CommonCarrierState, player: i
                 if same and y < x:
                     continue
                 key = (x, ca, y, cb, ma, mb) if x < y else (y, cb, x, ca, mb, ma)
-                score = scores.get(key)
+                score = outcomes.get(key)
                 if score is None:
                     place = (a, x, ma, b, y, mb)
                     if not (occ >> x) & 1 and not (occ >> y) & 1:
                         score = _score(target, *after.side_by_side(place, player, key))
                     else:
                         score = _score(target, *after.values_at(place, player))
-                    scores[key] = score
+                    outcomes[key] = score
+                if note is not None:
+                    note(score)
                 if score >= best_score:
                     if score > best_score:
                         best, best_score = [], score
                     best.append((a, x, ma, b, y, mb))
-    choice = _placement_action(state, rng.choice(best), masks)
-    state._trusted = choice
-    return choice
+    return best
 
 
 def _score(target: int, mine: int, theirs: int) -> int:
@@ -411,7 +450,7 @@ class _AfterMove:
             root, adjacent = _link_graph(self.hl, self.vl, hp, vp)
             ecc, group = {}, {}
             for node in adjacent:
-                ecc[node], seen = _reach(adjacent, node)
+                ecc[node], seen, _ = _reach(adjacent, node)
                 group[node] = (seen & -seen).bit_length() - 1
             graph = self.graphs[(q, flip)] = (root, adjacent, ecc, group, max(ecc.values(), default=0), own, {})
         return graph

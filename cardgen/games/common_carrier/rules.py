@@ -53,7 +53,7 @@ from .board import (
     row_col,
     turned,
 )
-from .plays import Plays, _placement_action
+from .plays import Plays, _placement_action, _playable_at_a_glance
 
 #: tie_resolution values: none, best own path, most own links
 TIE_NONE, TIE_PATH, TIE_LINKS = 0, 1, 2
@@ -327,6 +327,7 @@ class CommonCarrierState(Plays, State):
         self._apart: dict[tuple[int, int], tuple[int, tuple, tuple]] = {}
         self._pair_total: dict[tuple[int, int], int] = {}
         self._laid_legal: dict[tuple, bool] = {}
+        self._action_legal: dict[tuple, bool] = {}
         #: whether what a board answers is remembered beyond this position (``_BOARDS``, and
         #: ``_best_path``'s memo): in a search's deals, which meet each board in thousands of them
         #: (``determinize`` sets it); a game played once meets each board once
@@ -678,6 +679,45 @@ class CommonCarrierState(Plays, State):
             return True
         return False
 
+    def _next_hand(self) -> list[int] | None:
+        """The cards the next decider holds after a play that wins nobody the game (the rival
+        after a turn, the mover after placing the cards handed over), drawn as ``_start_turn``
+        draws them, when that decision plays two of them; None otherwise (an endgame turn of one
+        card, fewer than two cards)."""
+        nxt = 1 - self.player if self.phase == PHASE_TURN else self.player
+        deck = self.decks[nxt]
+        if self.game.endgame and len(deck) <= 2:
+            return None
+        cards = self.hands[nxt] + deck[:-3:-1]
+        return cards if len(cards) >= 2 else None
+
+    def _surely_goes_on(self, action: Sequence, hand: list[int]) -> bool:
+        """Whether, after ``action`` (a legal one that wins nobody the game), the next decider
+        holding ``hand`` (``_next_hand``) surely has a play, so the game goes on: two of its cards
+        have a play at a glance (``_playable_at_a_glance``) on the board with ``action`` laid.
+        False says nothing."""
+        masks = self.game.card_mask
+        occ, halo, box = self.occ, self.halo, self.bbox
+        l0, l1, l2, l3 = self.line
+        for card, r, c, t in action:
+            cell = (r + 1) * W + c + 1
+            bit = 1 << cell
+            keep = ~bit
+            occ |= bit
+            halo |= _HALO[cell]
+            mask = _TURNED[masks[card]] if t else masks[card]
+            l0 = l0 | bit if mask & TOP else l0 & keep
+            l1 = l1 | bit if mask & RIGHT else l1 & keep
+            l2 = l2 | bit if mask & BOTTOM else l2 & keep
+            l3 = l3 | bit if mask & LEFT else l3 & keep
+            if box is None:
+                box = (r, r, c, c)
+            elif r < box[0] or r > box[1] or c < box[2] or c > box[3]:
+                box = (min(box[0], r), max(box[1], r), min(box[2], c), max(box[3], c))
+        line = [l0, l1, l2, l3]
+        return any(_playable_at_a_glance(masks, hand[i], hand[j], occ, halo, box, line)
+                   for i in range(len(hand)) for j in range(i + 1, len(hand)))
+
     def _end_by_tie_resolution(self) -> None:
         rule = self.game.tie_resolution
         self.decided_by = "tie_resolution" if rule else "cards_out"
@@ -792,12 +832,47 @@ class CommonCarrierState(Plays, State):
         ok = legal is not None and type(action) is tuple and action in legal
         if not ok:  # listed plays are one order of each: the same play in another order is legal too
             try:
-                ok = self._illegal(action) is None
+                if type(action) is not tuple:
+                    ok = self._illegal(action) is None
+                elif len(action) == self._level:
+                    # the cards are held and as many as the decision places: the rest is the board's
+                    if self._sets is None:
+                        self._board_sets()
+                    known = self._action_legal.get(action)
+                    if known is None:
+                        known = self._action_legal[action] = self._illegal(action) is None
+                    ok = known
             except (TypeError, ValueError, IndexError):
                 ok = False
         if ok:
             self._trusted = action
         return ok
+
+    def legal_among(self, player: int, actions: Iterable[Any]) -> list[Any]:
+        """``is_legal`` of each of ``actions`` (the replies a search has tried), in one pass: most
+        use a card this hand does not hold, and are passed over without a call each."""
+        if self.finished or player != self.player:
+            return []
+        cards = self.pending if self.phase == PHASE_HANDOVER else self.hands[self.player]
+        trusted = self._trusted
+        is_legal = self.is_legal
+        out = []
+        for action in actions:
+            if action is trusted:
+                out.append(action)
+                continue
+            try:
+                for placement in action:
+                    if placement[0] not in cards:
+                        break
+                else:
+                    if is_legal(player, action):
+                        out.append(action)
+            except (TypeError, IndexError, KeyError):
+                continue
+        if out and self._trusted is not out[-1] and trusted is out[-1]:
+            self._trusted = trusted  # as is_legal of each in turn leaves it: the last legal one
+        return out
 
     def _check_action(self, action: Sequence) -> None:
         reason = self._illegal(action)
