@@ -63,9 +63,13 @@ class Glyphs(NamedTuple):
 
     def __add__(self, other: tuple) -> Glyphs:
         assert isinstance(other, Glyphs)
-        return Glyphs(self.ids + other.ids, self.advances + other.advances, self.x_offsets + other.x_offsets,
-                      self.y_offsets + other.y_offsets, self.texts + other.texts, self.upem, (), self.rtl,
-                      self.tangled or other.tangled)
+        count = len(self.ids) + len(other.ids)
+        x_offsets = _zeros(count) if not any(self.x_offsets) and not any(other.x_offsets) \
+            else self.x_offsets + other.x_offsets
+        y_offsets = _zeros(count) if not any(self.y_offsets) and not any(other.y_offsets) \
+            else self.y_offsets + other.y_offsets
+        return Glyphs(self.ids + other.ids, self.advances + other.advances, x_offsets, y_offsets,
+                      self.texts + other.texts, self.upem, (), self.rtl, self.tangled or other.tangled)
 
     def chars(self, start: int, stop: int) -> Glyphs:
         """The glyphs of the characters ``start`` to ``stop`` (clusters that begin there): a contiguous
@@ -107,16 +111,24 @@ def shape(text: str, font: str, rtl: bool = False, features: tuple[tuple[str, in
         buf.direction = "rtl" if rtl else "ltr"  # ASCII guesses left to right
     hb.shape(f.hb_font, buf, dict(features) if features else None)
     infos, positions = buf.glyph_infos, buf.glyph_positions
+    # glyph ids and advances as shared int objects, and runs of zeros and of cluster numbers as
+    # shared tuples: a build keeps every word it has shaped, mostly with no offsets, one glyph a letter
+    same = _SAME.setdefault
     clusters = tuple([i.cluster for i in infos])
-    ids = tuple([i.codepoint for i in infos])
-    advances = tuple([p.x_advance for p in positions])
+    ids = tuple([same(i.codepoint, i.codepoint) for i in infos])
+    advances = tuple([same(p.x_advance, p.x_advance) for p in positions])
     x_offsets = tuple([p.x_offset for p in positions])
     y_offsets = tuple([p.y_offset for p in positions])
+    count = len(ids)
+    if not any(x_offsets):
+        x_offsets = _zeros(count)
+    if not any(y_offsets):
+        y_offsets = _zeros(count)
     n = len(text)
-    if len(ids) == n and clusters == (tuple(range(n - 1, -1, -1)) if rtl else tuple(range(n))):
+    if count == n and clusters == _counting(n, rtl):
         # a glyph for each character, the common case
-        return Glyphs(ids, advances, x_offsets, y_offsets, tuple(text[::-1] if rtl else text), f.upem, clusters,
-                      rtl, False)
+        return Glyphs(ids, advances, x_offsets, y_offsets, tuple(text[::-1] if rtl else text), f.upem,
+                      _counting(n, rtl), rtl, False)
     # the characters of each cluster, given to the cluster's first glyph in logical order
     starts = sorted(set(clusters))
     ends = dict(zip(starts, starts[1:] + [n]))
@@ -128,6 +140,21 @@ def shape(text: str, font: str, rtl: bool = False, features: tuple[tuple[str, in
             seen.add(c)
             texts[i] = text[c:ends[c]]
     return Glyphs(ids, advances, x_offsets, y_offsets, tuple(texts), f.upem, clusters, rtl, _tangled(texts))
+
+
+#: numbers met in glyph runs, each kept as one object (font units and glyph ids recur)
+_SAME: dict[int, int] = {}
+
+
+@lru_cache(maxsize=256)
+def _zeros(count: int) -> tuple[int, ...]:
+    return (0,) * count
+
+
+@lru_cache(maxsize=256)
+def _counting(count: int, down: bool) -> tuple[int, ...]:
+    """0 to ``count - 1``, or down from ``count - 1`` to 0."""
+    return tuple(range(count - 1, -1, -1)) if down else tuple(range(count))
 
 
 def _tangled(texts) -> bool:
