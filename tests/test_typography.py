@@ -207,8 +207,8 @@ def test_words_across_runs_built_from_their_parts_equal_words_cut_from_shaped_se
 # --- words that shape alone ----------------------------------------------------------
 
 def _kerned_font(path, features: str = "", kern_pairs: dict | None = None) -> None:
-    """A small TrueType font of A, B and the space, with ``features`` (feature file syntax) and old-style
-    ``kern`` pairs."""
+    """A small TrueType font of A, B, the space, the digits and a combining acute, with ``features``
+    (feature file syntax) and old-style ``kern`` pairs."""
     from fontTools.feaLib.builder import addOpenTypeFeaturesFromString
     from fontTools.fontBuilder import FontBuilder
     from fontTools.pens.ttGlyphPen import TTGlyphPen
@@ -216,9 +216,11 @@ def _kerned_font(path, features: str = "", kern_pairs: dict | None = None) -> No
     from fontTools.ttLib.tables._k_e_r_n import KernTable_format_0
 
     builder = FontBuilder(1000, isTTF=True)
-    glyphs = [".notdef", "space", "A", "B"]
+    digits = ["zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine"]
+    glyphs = [".notdef", "space", "A", "B", *digits, "acutecomb"]
     builder.setupGlyphOrder(glyphs)
-    builder.setupCharacterMap({32: "space", 65: "A", 66: "B"})
+    builder.setupCharacterMap({32: "space", 65: "A", 66: "B", 0x301: "acutecomb",
+                               **{0x30 + i: name for i, name in enumerate(digits)}})
     pen = TTGlyphPen(None)
     for x, y in ((100, 0), (100, 700), (600, 700), (600, 0)):
         (pen.moveTo if (x, y) == (100, 0) else pen.lineTo)((x, y))
@@ -282,3 +284,57 @@ def test_the_bundled_faces_only_rule_on_the_space_joins_it_to_a_haraka_after_it(
                         assert components <= partners and not any(
                             "space" in lig.Component for ligs in sub.ligatures.values() for lig in ligs)
 
+
+
+MARKS = ("table GDEF { GlyphClassDef [A B], , [acutecomb], ; } GDEF;"
+         "markClass acutecomb <anchor 0 700> @TOP;"
+         "feature mark { pos base [one seven] <anchor 300 700> mark @TOP; } mark;")
+
+
+@pytest.mark.parametrize("features, kern_pairs, alone", [
+    ("feature kern { pos A B -80; } kern;", None, True),
+    (MARKS, None, True),  # marks attach to digits: no ASCII character is a mark
+    ("feature kern { pos one seven -80; } kern;", None, False),
+    ("feature kern { pos A one -80; } kern;", None, False),
+    ("feature tnum { sub one by seven; } tnum;", None, False),  # any feature: a deck may ask for it
+    ("table GDEF { GlyphClassDef [one], , [A], ; } GDEF;", None, False),  # an ASCII letter as a mark
+    ("", {("one", "seven"): -80}, False),
+])
+def test_digits_shape_alone_only_when_no_rule_for_ascii_looks_at_them(tmp_path, features, kern_pairs, alone):
+    from cardgen.render.fonts import digits_alone
+
+    path = tmp_path / "digits.ttf"
+    _kerned_font(path, features, kern_pairs)
+    assert digits_alone(path) is alone
+
+
+@pytest.mark.parametrize("style", ["regular", "bold", "italic", "bold_italic"])
+def test_a_word_with_digits_put_together_from_its_parts_is_harfbuzzs_shaping_of_it(style):
+    """Card numbers, costs and counts are new words card after card: ``_word`` builds them from
+    cached digits and the letters between them. Their glyphs and advances must be HarfBuzz's own
+    shaping of the whole word, kerning and all, in every bundled face (and those faces must be found
+    to leave digits alone by reading them, as Face.digits_alone takes for granted)."""
+    import random
+
+    import uharfbuzz as hb
+
+    from cardgen.render.fonts import digits_alone, face
+
+    font = FontChain().fonts(style)[0]
+    assert digits_alone(face(font).path)
+    rng = random.Random(style)
+    pool = "0123456789" * 3 + "AVTWYLfjrkxy.,:;%+-()/'" + "     "
+    for _ in range(400):
+        unit = "".join(rng.choice(pool) for _ in range(rng.randrange(1, 12))).strip() or "7"
+        unit = (unit + "7") if not any(c.isdigit() for c in unit) else unit
+        word = rich._word(unit + " ", font, None, (), 0)
+        assert len(word.pieces) > 1 or len(unit) == 1
+        buf = hb.Buffer()
+        buf.add_str(unit)
+        buf.guess_segment_properties()
+        hb.shape(face(font).hb_font, buf)
+        ids = [g for p in word.pieces for g in p.glyphs.ids]
+        advances = [a for p in word.pieces for a in p.glyphs.advances]
+        assert ids == [i.codepoint for i in buf.glyph_infos], unit
+        assert advances == [p.x_advance for p in buf.glyph_positions], unit
+        assert word.w1 == pytest.approx(sum(advances) / face(font).upem)

@@ -93,6 +93,15 @@ class Face:
         return space_safe(self.path, self.index)
 
     @cached_property
+    def digits_alone(self) -> bool:
+        """Whether each digit of a plain ASCII word shapes alone as in the word (no rule but mark
+        attachment looks at a digit, and no ASCII glyph is a mark), so a new number is put together
+        from its digits, not shaped. The bundled faces are (a test holds it); another is read once."""
+        if self.path.parent == bundled("fonts").resolve():
+            return True
+        return digits_alone(self.path, self.index)
+
+    @cached_property
     def space(self) -> int:
         """The glyph of U+0020 (0 when the font has none)."""
         return self.hb_font.get_nominal_glyph(0x20) or 0
@@ -179,27 +188,66 @@ def space_safe(path: Path, index: int = 0) -> bool:
     ligature's component or a substitution's glyph), no class-based rule matches it as a glyph of no
     class (class 0), and no pair of the old ``kern`` table holds it (HarfBuzz applies that table to
     a face without GPOS kerning). Anything unreadable counts as not safe."""
+    return _untouched(path, index, *_version(path))[0]
+
+
+def digits_alone(path: Path, index: int = 0) -> bool:
+    """No rule of the face that can apply to plain ASCII looks at a digit (as ``space_safe`` looks
+    for the space; mark attachment left out, where no ASCII glyph is a mark): each digit of an
+    ASCII word then shapes alone as in the word."""
+    return _untouched(path, index, *_version(path))[1]
+
+
+def _version(path: Path) -> tuple[int, int]:
+    """The file's time and size, so an edited font is read again."""
+    try:
+        stat = path.stat()
+    except OSError:
+        return (0, 0)
+    return (stat.st_mtime_ns, stat.st_size)
+
+
+@lru_cache(maxsize=64)
+def _untouched(path: Path, index: int, mtime: int = 0, size: int = 0) -> tuple[bool, bool]:
+    """(``space_safe``, ``digits_alone``) of a face (the file as of ``mtime`` and ``size``), from one
+    reading of its tables."""
     from fontTools.ttLib import TTFont
 
     try:
         font = TTFont(str(path), fontNumber=index if path.suffix.lower() in (".ttc", ".otc") else -1, lazy=True)
-        space = font.getBestCmap().get(32)
-        if space is None:
-            return True
-        if "kern" in font and any(space in pair for table in font["kern"].kernTables
-                                  for pair in getattr(table, "kernTable", {})):
-            return False
+        cmap = font.getBestCmap()
+        space = cmap.get(32)
+        digits = [cmap.get(c) for c in range(0x30, 0x3A)]
+        space_ok, digits_ok = True, None not in digits
+        if space is not None and "kern" in font:
+            pairs = [pair for table in font["kern"].kernTables for pair in getattr(table, "kernTable", {})]
+            space_ok = not any(space in pair for pair in pairs)
+            digits_ok = digits_ok and not any(d in pair for pair in pairs for d in digits)
+        if digits_ok and "GDEF" in font and font["GDEF"].table.GlyphClassDef is not None:
+            classes = font["GDEF"].table.GlyphClassDef.classDefs
+            digits_ok = not any(classes.get(cmap.get(c)) == 3 for c in range(0x20, 0x7F))  # an ASCII mark
         for tag in ("GSUB", "GPOS"):
             if tag not in font or font[tag].table.LookupList is None:
                 continue
             table = font[tag].table
             table.ensureDecompiled(recurse=True)  # a lazy font's subtables hold only their reader
             for lookup in table.LookupList.Lookup:
-                if any(_mentions(sub, space) for sub in lookup.SubTable):
-                    return False
+                for sub in lookup.SubTable:
+                    kind = getattr(sub, "ExtensionLookupType", lookup.LookupType)
+                    if space_ok and space is not None and _mentions(sub, space):
+                        space_ok = False
+                    if digits_ok and not (tag == "GPOS" and kind in _MARK_ATTACHMENT) \
+                            and any(_mentions(sub, d) for d in digits):
+                        digits_ok = False
+                if not space_ok and not digits_ok:
+                    return False, False
     except Exception:
-        return False
-    return True
+        return False, False
+    return space_ok, bool(digits_ok)
+
+
+#: GPOS lookup types that attach a mark to a base, a ligature or another mark
+_MARK_ATTACHMENT = (4, 5, 6)
 
 
 def _mentions(subtable: Any, space: str) -> bool:

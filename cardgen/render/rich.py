@@ -356,8 +356,15 @@ def _word(unit: str, font: str, color: RGB | None, features: tuple, level: int) 
     """A word and the spaces after it, shaped alone (see ``_paragraph``): the word's glyphs, and its
     spaces' shared by every word of the font that has as many."""
     body = unit.rstrip(" ")
-    glyphs = shape(body, font, False, features)
     space = _spaces(len(unit) - len(body), font, features, level) if len(body) < len(unit) else None
+    if _DIGIT.search(body) and body.isascii() and face(font).digits_alone:
+        # a word with a number in it (a new number on every card, as card numbers are) put together
+        # from its digits and the letters between them, each shaped once, as they shape in the word;
+        # its spaces in its colour, so that it is drawn as one run of it
+        pieces = tuple([_part(text, font, color, features, level) for text in _NUMBER_PARTS.findall(body)])
+        space = _part(unit[len(body):], font, color, features, level) if space is not None else None
+        return _new(Word, (pieces, sum(p.w1 for p in pieces), space.w1 if space else 0.0, space, (), None))
+    glyphs = shape(body, font, False, features)
     piece = _new(Piece, (body, font, color, sum(glyphs.advances) / glyphs.upem, "", glyphs, level))
     parts = _parts(piece, space) if emergency_breakable(body) else ()
     joined = None
@@ -365,6 +372,20 @@ def _word(unit: str, font: str, color: RGB | None, features: tuple, level: int) 
         both = glyphs + space.glyphs
         joined = _new(Piece, (unit, font, color, piece.w1 + space.w1, "", both, level))
     return _new(Word, ((piece,), piece.w1, space.w1 if space else 0.0, space, parts, joined))
+
+
+@lru_cache(maxsize=4096)
+def _part(text: str, font: str, color: RGB | None, features: tuple, level: int) -> Piece:
+    """A digit, the spaces between words or the letters between digits of ``_word``'s number."""
+    if text[0] == " ":
+        return _spaces(len(text), font, features, level)._replace(color=color)
+    glyphs = shape(text, font, False, features)
+    return _new(Piece, (text, font, color, sum(glyphs.advances) / glyphs.upem, "", glyphs, level))
+
+
+#: a digit; and the parts a word with digits is put together from (``_word``)
+_DIGIT = re.compile("[0-9]")
+_NUMBER_PARTS = re.compile("[0-9]| +|[^0-9 ]+")
 
 
 @lru_cache(maxsize=1024)
