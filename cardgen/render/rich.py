@@ -321,14 +321,17 @@ def _ascii_runs(runs: list[Run], chain: FontChain, notes: dict) -> Paragraph | N
         _note_lack(chain, font, style, notes)
     regular = chain.fonts("regular")[0]
     words: list[Word] = []
-    pos = k = 0  # k: the run the word starts in
+    add, word = words.append, _word
+    pos = k = 0  # k: the run the word starts in, ending at ``stop`` in ``ink``
+    stop, ink = stops[0], inks[0]
     for unit in _ASCII_UNITS.findall(text):
         end = pos + len(unit)
-        while stops[k] <= pos:
-            k += 1
-        ink = inks[k]
-        if ink is not None and end <= stops[k]:
-            words.append(_word(unit, *ink))
+        if stop <= pos:
+            while stops[k] <= pos:
+                k += 1
+            stop, ink = stops[k], inks[k]
+        if ink is not None and end <= stop:
+            add(word(unit, *ink))
             pos = end
             continue
         # the word's parts in each run it crosses, cut where its spaces begin (``_compound_key``)
@@ -346,7 +349,7 @@ def _ascii_runs(runs: list[Run], chain: FontChain, notes: dict) -> Paragraph | N
                 else:
                     key.append((text[low:until], *part, "", space))
                 low = until
-        words.append(_compound(tuple(key)))
+        add(_compound(tuple(key)))
         pos = end
     return _new(Paragraph, (tuple(words), False, False, False))
 
@@ -746,17 +749,20 @@ def line_ops(line: Line, size: float, x: float, baseline: float, color: RGB) -> 
     """Ops for one line, left to right in visual order (UAX #9's rule L2 over the line's pieces and
     spaces), neighbouring pieces of one font and colour merged into one run of glyphs."""
     items: list[Piece] = []
+    add, extend = items.append, items.extend
     words = line.words
     for word in words[:-1]:
-        if word.joined is not None:
-            items.append(word.joined)
-            continue
-        items.extend(word.pieces)
-        if word.space is not None:
-            items.append(word.space)
+        joined = word.joined
+        if joined is not None:
+            add(joined)
+        else:
+            extend(word.pieces)
+            if word.space is not None:
+                add(word.space)
     if words:
-        items.extend(words[-1].pieces)
-    if line.bidi:
+        extend(words[-1].pieces)
+    bidi = line.bidi
+    if bidi:
         items = [items[i] for i in visual_order([p.level for p in items])]
     ops: list[tuple] = []
     font, ink, start = "", color, x
@@ -769,18 +775,17 @@ def line_ops(line: Line, size: float, x: float, baseline: float, color: RGB) -> 
                 ops.append(("text", start, baseline, font, size, ink, "".join(texts), x - start, tuple(glyphs)))
                 glyphs = None
             ops.append(("icon", icon, x + size * 0.02, baseline - size * 0.12, size, piece_color))
-        else:
-            if glyphs is not None and (piece_font != font or piece_color != ink):
-                ops.append(("text", start, baseline, font, size, ink, "".join(texts), x - start, tuple(glyphs)))
-                glyphs = None
-            if glyphs is None:
-                start, font, ink, texts, glyphs = x, piece_font, piece_color, [piece_text], [piece_glyphs]
+        elif glyphs is None:
+            start, font, ink, texts, glyphs = x, piece_font, piece_color, [piece_text], [piece_glyphs]
+        elif piece_font == font and piece_color == ink:
+            if bidi and level % 2:
+                texts.insert(0, piece_text)
             else:
-                if level % 2:
-                    texts.insert(0, piece_text)
-                else:
-                    texts.append(piece_text)
-                glyphs.append(piece_glyphs)
+                texts.append(piece_text)
+            glyphs.append(piece_glyphs)
+        else:
+            ops.append(("text", start, baseline, font, size, ink, "".join(texts), x - start, tuple(glyphs)))
+            start, font, ink, texts, glyphs = x, piece_font, piece_color, [piece_text], [piece_glyphs]
         x += w1 * size
     if glyphs is not None:
         ops.append(("text", start, baseline, font, size, ink, "".join(texts), x - start, tuple(glyphs)))
