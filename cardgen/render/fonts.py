@@ -94,9 +94,10 @@ class Face:
 
     @cached_property
     def digits_alone(self) -> bool:
-        """Whether each digit of a plain ASCII word shapes alone as in the word (no rule but mark
-        attachment looks at a digit, and no ASCII glyph is a mark), so a new number is put together
-        from its digits, not shaped. The bundled faces are (a test holds it); another is read once."""
+        """Whether each digit of a word without combining marks shapes alone as in the word (no rule
+        but mark attachment looks at a digit, and only marks have mark glyphs), so a new number is put
+        together from its digits, not shaped. The bundled faces are (a test holds it); another is
+        read once."""
         if self.path.parent == bundled("fonts").resolve():
             return True
         return digits_alone(self.path, self.index)
@@ -192,9 +193,9 @@ def space_safe(path: Path, index: int = 0) -> bool:
 
 
 def digits_alone(path: Path, index: int = 0) -> bool:
-    """No rule of the face that can apply to plain ASCII looks at a digit (as ``space_safe`` looks
-    for the space; mark attachment left out, where no ASCII glyph is a mark): each digit of an
-    ASCII word then shapes alone as in the word."""
+    """No rule of the face but mark attachment looks at a digit (as ``space_safe`` looks for the
+    space), and only combining marks have mark glyphs: each digit of a word without marks then
+    shapes alone as in the word."""
     return _untouched(path, index, *_version(path))[1]
 
 
@@ -224,8 +225,10 @@ def _untouched(path: Path, index: int, mtime: int = 0, size: int = 0) -> tuple[b
             space_ok = not any(space in pair for pair in pairs)
             digits_ok = digits_ok and not any(d in pair for pair in pairs for d in digits)
         if digits_ok and "GDEF" in font and font["GDEF"].table.GlyphClassDef is not None:
+            # a character no combining mark whose glyph the face treats as one
             classes = font["GDEF"].table.GlyphClassDef.classDefs
-            digits_ok = not any(classes.get(cmap.get(c)) == 3 for c in range(0x20, 0x7F))  # an ASCII mark
+            digits_ok = not any(classes.get(glyph) == 3 and not ucd.category(chr(code)).startswith("M")
+                                for code, glyph in cmap.items())
         for tag in ("GSUB", "GPOS"):
             if tag not in font or font[tag].table.LookupList is None:
                 continue

@@ -12,6 +12,7 @@ arithmetic, so finding the largest size that fits is a cheap binary search.
 from __future__ import annotations
 
 import re
+import unicodedata
 from collections.abc import Callable, Container
 from dataclasses import dataclass
 from functools import lru_cache
@@ -151,8 +152,7 @@ def _paragraph_of(words: tuple[Word, ...], rtl: bool, bidi: bool) -> Paragraph:
     return _new(Paragraph, (words, rtl, any(w.parts for w in words), bidi))
 
 
-@dataclass(frozen=True)
-class Prepared:
+class Prepared(NamedTuple):
     """Text ready to wrap: paragraphs of measured words, characters no font has, and notes.
 
     ``notes`` are warnings found while shaping: a style a family lacks, a script its font has no
@@ -198,9 +198,11 @@ def width1(text: str, font: str) -> float:
 
 def prepare(runs: list[Run], chain: FontChain, direction: str = "auto") -> Prepared:
     """Shape ``runs`` into paragraphs of words; ``direction`` (ltr, rtl or auto) sets each paragraph's."""
-    paragraphs: list[Paragraph] = []
     missing: dict[str, None] = {}
     notes: dict[str, None] = {}
+    if not any(run.text == "\n" and not run.icon for run in runs):  # one paragraph, as most text is
+        return _new(Prepared, ((_paragraph(runs, chain, direction, missing, notes),), tuple(missing), tuple(notes)))
+    paragraphs: list[Paragraph] = []
     current: list[Run] = []
     for run in runs + [Run("\n")]:
         if run.text == "\n" and not run.icon:
@@ -208,7 +210,7 @@ def prepare(runs: list[Run], chain: FontChain, direction: str = "auto") -> Prepa
             current = []
         else:
             current.append(run)
-    return Prepared(tuple(paragraphs), tuple(missing), tuple(notes))
+    return _new(Prepared, (tuple(paragraphs), tuple(missing), tuple(notes)))
 
 
 def _paragraph(runs: list[Run], chain: FontChain, direction: str, missing: dict, notes: dict) -> Paragraph:
@@ -360,7 +362,7 @@ def _word(unit: str, font: str, color: RGB | None, features: tuple, level: int) 
     spaces' shared by every word of the font that has as many."""
     body = unit.rstrip(" ")
     space = _spaces(len(unit) - len(body), font, features, level) if len(body) < len(unit) else None
-    if _DIGIT.search(body) and body.isascii() and face(font).digits_alone:
+    if _DIGIT.search(body) and face(font).digits_alone and (body.isascii() or _unmarked(body)):
         # a word with a number in it (a new number on every card, as card numbers are) put together
         # from its digits and the letters between them, each shaped once, as they shape in the word;
         # its spaces in its colour, so that it is drawn as one run of it
@@ -384,6 +386,11 @@ def _part(text: str, font: str, color: RGB | None, features: tuple, level: int) 
         return _spaces(len(text), font, features, level)._replace(color=color)
     glyphs = shape(text, font, False, features)
     return _new(Piece, (text, font, color, sum(glyphs.advances) / glyphs.upem, "", glyphs, level))
+
+
+def _unmarked(text: str) -> bool:
+    """No combining mark (which may attach to a digit) and no script that breaks with a dictionary."""
+    return not emergency_breakable(text) and not any(unicodedata.category(c).startswith("M") for c in text)
 
 
 #: a digit; and the parts a word with digits is put together from (``_word``)
@@ -655,8 +662,7 @@ def wrap(text: Prepared, size: float, box_width: float) -> list[Line]:
     return lines
 
 
-@dataclass(frozen=True)
-class Fitted:
+class Fitted(NamedTuple):
     size: float
     lines: tuple[Line, ...]
     fits: bool
@@ -673,7 +679,7 @@ def fits_at(text: Prepared, size: float, width: float, height: float, leading: f
     ok = (len(lines) * size * leading <= height + _EPS
           and all(line.w1 * size <= width + _EPS for line in lines)
           and (max_lines is None or len(lines) <= max_lines))
-    return Fitted(size, tuple(lines), ok, leading)
+    return _new(Fitted, (size, tuple(lines), ok, leading))
 
 
 def fit(text: Prepared, size: float, min_size: float, width: float, height: float,
