@@ -148,8 +148,10 @@ def new_canvas(target: Path | BinaryIO, size: tuple[float, float], info: PdfInfo
 def paper_boxes(canvas: Canvas, width: float, height: float) -> None:
     """A sheet is cut at its paper's edge, and its art bleeds inside it: TrimBox and BleedBox are the
     page, what a print shop's preflight reads."""
-    canvas.setTrimBox((0, 0, width, height))
-    canvas.setBleedBox((0, 0, width, height))
+    # written once as the array's inside (reportlab writes a number list anew on every page)
+    box = (f"0 0 {fp_str(width)} {fp_str(height)}".encode("ascii"),)
+    canvas.setTrimBox(box)
+    canvas.setBleedBox(box)
 
 
 def define_forms(canvas: Canvas, drawings: Mapping[str, Drawer], keys: Sequence[str], width: float,

@@ -648,16 +648,19 @@ def wrap(text: Prepared, size: float, box_width: float) -> list[Line]:
             # a Thai phrase wider than the line: broken between its clusters
             words = tuple(part for word in words for part in (word.parts if word.parts and word.w1 > limit
                                                               else (word,)))
-        line = [words[0]]
-        used = words[0].w1
+        first = words[0]
+        line = [first]
+        used, space = first.w1, first.space_w1  # the line's width, and the spaces after its last word
         for word in words[1:]:
-            grown = used + line[-1].space_w1 + word.w1
+            w1 = word.w1
+            grown = used + space + w1
             if grown <= limit:
                 line.append(word)
                 used = grown
             else:
                 lines.append(_new(Line, (tuple(line), used, rtl, bidi)))
-                line, used = [word], word.w1
+                line, used = [word], w1
+            space = word.space_w1
         lines.append(_new(Line, (tuple(line), used, rtl, bidi)))
     return lines
 
