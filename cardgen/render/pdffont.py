@@ -305,11 +305,7 @@ class EmbeddedFont:
             width = widths.get(gid)
             here += width if width is not None else self._width(gid)
             pen += x_advance
-        shift = round(here - pen * scale, 3)
-        if len(ids) > first:
-            parts.append(f"<{hexes[4 * first:]}>")
-        if shift:
-            parts.append(" " + _num(shift))
+        _run_end(parts, hexes, first, len(ids), here - pen * scale)
         if parts:
             out.append("[" + "".join(parts) + "] TJ")
         if rise:
@@ -339,11 +335,7 @@ class EmbeddedFont:
             width = widths.get(gid)
             here += width if width is not None else self._width(gid)
             pen += x_advance
-        shift = round(here - pen * scale, 3)
-        if len(ids) > first:
-            parts.append(f"<{hexes[4 * first:]}>")
-        if shift:
-            parts.append(" " + _num(shift))
+        _run_end(parts, hexes, first, len(ids), here - pen * scale)
         return "[" + "".join(parts) + "] TJ" if parts else ""
 
     @_naming_the_file
@@ -704,6 +696,16 @@ def _sfnt(tables: dict[str, bytes]) -> bytes:
 _SLACK = 0.5
 #: a drift this large may round (to 1/1000) to the slack
 _NEAR_SLACK = _SLACK - 0.0005
+
+
+def _run_end(parts: list[str], hexes: str, first: int, count: int, drift: float) -> None:
+    """A TJ array's last string of codes (glyphs ``first`` on of ``count``) and the number that
+    brings the pen from ``drift`` to the end of the run's advances."""
+    shift = round(drift, 3)
+    if count > first:
+        parts.append(f"<{hexes[4 * first:]}>")
+    if shift:
+        parts.append(" " + _num(shift))
 
 
 def _hex(ids: Sequence[int]) -> str:
