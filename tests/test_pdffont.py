@@ -538,3 +538,47 @@ def test_right_to_left_glyphs_and_their_marks_sit_where_harfbuzz_put_them():
     for (gid, _, _, y_offset, _), x in zip(run.glyphs, run.origins()):
         y = run.y + y_offset * run.size / run.upem
         assert any(abs(fx - x) < 0.05 and abs(fy - y) < 0.05 for _, fx, fy in found), (gid, x, y, found)
+
+
+def test_codes_are_printable_pairs_mapped_back_to_the_glyph_ids_harfbuzz_chose(sample):
+    """A face of at most PRINTABLE_GLYPHS glyphs shows each glyph by a code of two printable
+    characters in a (literal string), half the bytes of hex, and its CIDToGIDMap takes each code back
+    to the glyph; a larger face (Noto Sans CJK) keeps glyph ids as codes, in hex, Identity-mapped."""
+    import pypdf
+    from pypdf.generic import ContentStream
+
+    from cardgen.render.pdffont import PRINTABLE_GLYPHS
+
+    runs, pdf = sample
+    reader = pypdf.PdfReader(io.BytesIO(pdf))
+    page0 = reader.pages[0]
+    fonts = page0["/Resources"]["/Font"]
+    maps = {}
+    for name, ref in fonts.items():
+        font = ref.get_object()
+        if font.get("/Subtype") != "/Type0":
+            continue
+        table = font["/DescendantFonts"][0].get_object()["/CIDToGIDMap"]
+        if table == "/Identity":
+            maps[name] = None
+        else:
+            data = table.get_object().get_data()
+            maps[name] = {i // 2: int.from_bytes(data[i:i + 2], "big") for i in range(0, len(data), 2)}
+    shown: list[tuple[str, list[int]]] = []  # each text object's font and glyph ids, in order
+    current = ""
+    for operands, operator in ContentStream(page0.get_contents(), reader).operations:
+        if operator == b"Tf":
+            current = operands[0]
+        elif operator == b"TJ" and current in maps:
+            codes = b"".join(getattr(item, "original_bytes", b"") for item in operands[0]
+                             if not isinstance(item, (int, float)) and hasattr(item, "original_bytes"))
+            cids = [int.from_bytes(codes[i:i + 2], "big") for i in range(0, len(codes), 2)]
+            table = maps[current]
+            shown.append((current, cids if table is None else [table[c] for c in cids]))
+    glyph_runs = [r for r in runs if r.font.glyph_count <= PRINTABLE_GLYPHS]
+    assert len(glyph_runs) >= 4 and any(r.font.glyph_count > PRINTABLE_GLYPHS for r in runs)
+    for run, (name, gids) in zip(runs, shown):
+        assert gids == [g[0] for g in run.glyphs], run.text
+        assert (maps[name] is None) == (run.font.glyph_count > PRINTABLE_GLYPHS), run.text
+    content = page0.get_contents().get_data()
+    assert content.count(b") ") + content.count(b")]") >= 4 and b"<" in content  # both kinds of string

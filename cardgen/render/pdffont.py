@@ -276,7 +276,7 @@ class EmbeddedFont:
             return self._flat_operators(ids, advances)
         scale = 1000.0 / self._upem
         widths = self._widths
-        hexes = _hex(ids)  # glyph i's code is hexes[4 * i:4 * i + 4]
+        codes, w, opening, closing = self._codes(ids)  # glyph i's code is codes[w * i:w * i + w]
         out: list[str] = []
         parts: list[str] = []  # the TJ array being built
         first = 0  # the first glyph whose code is not yet in a <hex> string
@@ -286,7 +286,7 @@ class EmbeddedFont:
         for i, (gid, x_advance, x_offset, y_offset) in enumerate(zip(ids, advances, x_offsets, y_offsets)):
             if y_offset != rise:
                 if i > first:
-                    parts.append(f"<{hexes[4 * first:4 * i]}>")
+                    parts.append(opening + codes[w * first:w * i] + closing)
                     first = i
                 if parts:
                     out.append("[" + "".join(parts) + "] TJ")
@@ -298,14 +298,14 @@ class EmbeddedFont:
                 shift = round(drift, 3)
                 if abs(shift) >= _SLACK:
                     if i > first:
-                        parts.append(f"<{hexes[4 * first:4 * i]}>")
+                        parts.append(opening + codes[w * first:w * i] + closing)
                         first = i
                     parts.append(_num(shift) + " ")
                     here -= shift
             width = widths.get(gid)
             here += width if width is not None else self._width(gid)
             pen += x_advance
-        _run_end(parts, hexes, first, len(ids), here - pen * scale)
+        _run_end(parts, opening + codes[w * first:] + closing, first, len(ids), here - pen * scale)
         if parts:
             out.append("[" + "".join(parts) + "] TJ")
         if rise:
@@ -318,7 +318,7 @@ class EmbeddedFont:
         puts the next within the slack, that is one string of codes and one number at its end."""
         scale = 1000.0 / self._upem
         widths = self._widths
-        hexes = _hex(ids)
+        codes, w, opening, closing = self._codes(ids)
         parts: list[str] = []
         first = 0
         here = pen = 0.0
@@ -328,15 +328,32 @@ class EmbeddedFont:
                 shift = round(drift, 3)
                 if shift >= _SLACK or shift <= -_SLACK:
                     if i > first:
-                        parts.append(f"<{hexes[4 * first:4 * i]}>")
+                        parts.append(opening + codes[w * first:w * i] + closing)
                         first = i
                     parts.append(_num(shift) + " ")
                     here -= shift
             width = widths.get(gid)
             here += width if width is not None else self._width(gid)
             pen += x_advance
-        _run_end(parts, hexes, first, len(ids), here - pen * scale)
+        _run_end(parts, opening + codes[w * first:] + closing, first, len(ids), here - pen * scale)
         return "[" + "".join(parts) + "] TJ" if parts else ""
+
+    def _codes(self, ids: Sequence[int]) -> tuple[str, int, str, str]:
+        """The codes of ``ids`` in one string, the characters each takes, and the delimiters of a
+        string of them: two printable characters each, in a (literal string), for a face of at most
+        PRINTABLE_GLYPHS glyphs (half the bytes of hex, in content streams reportlab keeps in PDFDoc
+        text); four hex digits each, in a <hex string>, for a larger one."""
+        if self._printable:
+            table = _printable_codes()
+            return "".join([table[gid] for gid in ids]), 2, "(", ")"
+        return _hex(ids), 4, "<", ">"
+
+    def _cid(self, gid: int) -> int:
+        """The CID (the 2-byte code, Identity-H) glyph ``gid`` is shown by."""
+        if not self._printable:
+            return gid
+        code = _printable_codes()[gid]
+        return ord(code[0]) << 8 | ord(code[1])
 
     @_naming_the_file
     def color_glyph(self, gid: int) -> ColorGlyph | None:
@@ -377,8 +394,9 @@ class EmbeddedFont:
             "CIDSystemInfo": pdfdoc.PDFDictionary({"Registry": pdfdoc.PDFString("Adobe"),
                                                    "Ordering": pdfdoc.PDFString("Identity"), "Supplement": 0}),
             "FontDescriptor": doc.Reference(descriptor, f"pdffont:{name}:descriptor"),
-            "W": _Raw(self._w_array(sorted(used))), "CIDToGIDMap": "/Identity"})
-        cmap = pdfdoc.PDFStream(content=_to_unicode(used),
+            "W": _Raw(self._w_array(sorted((self._cid(gid), gid) for gid in used))),
+            "CIDToGIDMap": self._cid_to_gid(doc, name, used)})
+        cmap = pdfdoc.PDFStream(content=_to_unicode({self._cid(gid): text for gid, text in used.items()}),
                                 filters=[pdfdoc.PDFZCompress] if doc.compression else [])
         font = pdfdoc.PDFDictionary({
             "Type": "/Font", "Subtype": "/Type0", "BaseFont": pdfdoc.PDFName(base), "Encoding": "/Identity-H",
@@ -406,19 +424,30 @@ class EmbeddedFont:
         width = self._widths[gid] = round(self.advance(gid) * 1000.0 / self._upem)
         return width
 
-    def _w_array(self, gids: list[int]) -> str:
-        """/W: runs of consecutive ids as ``first [w w ...]``."""
+    def _cid_to_gid(self, doc, name: str, used: dict[int, str]) -> Any:
+        """/Identity where codes are glyph ids; else a stream of each CID's glyph id (2 bytes each)."""
+        if not self._printable:
+            return "/Identity"
+        cids = {self._cid(gid): gid for gid in used}
+        table = bytearray(2 * (max(cids, default=0) + 1))
+        for cid, gid in cids.items():
+            struct.pack_into(">H", table, 2 * cid, gid)
+        stream = pdfdoc.PDFStream(content=bytes(table), filters=[pdfdoc.PDFZCompress] if doc.compression else [])
+        return doc.Reference(stream, f"pdffont:{name}:cidtogid")
+
+    def _w_array(self, glyphs: list[tuple[int, int]]) -> str:
+        """/W of ``(cid, gid)`` pairs in CID order: runs of consecutive CIDs as ``first [w w ...]``."""
         out: list[str] = []
         run: list[str] = []
         previous = -2
-        for gid in gids:
-            if gid != previous + 1:
+        for cid, gid in glyphs:
+            if cid != previous + 1:
                 if run:
                     out.append("[" + " ".join(run) + "]")
-                out.append(str(gid))
+                out.append(str(cid))
                 run = []
             run.append(_num(self._width(gid)))
-            previous = gid
+            previous = cid
         if run:
             out.append("[" + " ".join(run) + "]")
         return "[" + " ".join(out) + "]"
@@ -448,6 +477,8 @@ class EmbeddedFont:
         self._count = count = struct.unpack_from(">H", maxp, 4)[0]
         if count == 0:
             raise FontProgramError("the font has no glyphs")
+        #: codes of two printable characters (else four hex digits)
+        self._printable = count <= PRINTABLE_GLYPHS
         metrics = struct.unpack_from(">H", hhea, 34)[0]
         hmtx = self._table("hmtx", 4 * metrics)
         if metrics == 0:
@@ -698,14 +729,26 @@ _SLACK = 0.5
 _NEAR_SLACK = _SLACK - 0.0005
 
 
-def _run_end(parts: list[str], hexes: str, first: int, count: int, drift: float) -> None:
-    """A TJ array's last string of codes (glyphs ``first`` on of ``count``) and the number that
-    brings the pen from ``drift`` to the end of the run's advances."""
+def _run_end(parts: list[str], last: str, first: int, count: int, drift: float) -> None:
+    """A TJ array's last string of codes (``last``, glyphs ``first`` on of ``count``) and the number
+    that brings the pen from ``drift`` to the end of the run's advances."""
     shift = round(drift, 3)
     if count > first:
-        parts.append(f"<{hexes[4 * first:]}>")
+        parts.append(last)
     if shift:
         parts.append(" " + _num(shift))
+
+
+#: characters that go in a (literal string) as themselves, and the glyphs a face may have for its codes
+#: to be two of them
+_PRINTABLE = [chr(c) for c in range(0x20, 0x7F) if chr(c) not in "()\\"]
+PRINTABLE_GLYPHS = len(_PRINTABLE) ** 2
+
+
+@lru_cache(maxsize=1)
+def _printable_codes() -> tuple[str, ...]:
+    """Each glyph id's code as two printable characters (glyph ids below PRINTABLE_GLYPHS)."""
+    return tuple(high + low for high in _PRINTABLE for low in _PRINTABLE)
 
 
 def _hex(ids: Sequence[int]) -> str:
@@ -772,7 +815,7 @@ def _name_record(table: bytes, name_id: int) -> str:
 
 
 def _to_unicode(used: dict[int, str]) -> bytes:
-    """A ToUnicode CMap: each 2-byte code (a glyph id) to the text it was recorded with."""
+    """A ToUnicode CMap: each 2-byte code (a CID) to the text its glyph was recorded with."""
     pairs = [(gid, text.encode("utf-16-be").hex().upper()) for gid, text in sorted(used.items())]
     lines = ["/CIDInit /ProcSet findresource begin", "12 dict begin", "begincmap",
              "/CIDSystemInfo << /Registry (Adobe) /Ordering (UCS) /Supplement 0 >> def",
