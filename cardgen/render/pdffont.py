@@ -21,10 +21,12 @@ Use, from the drawing code::
   nothing, such as the second glyph of a cluster). A glyph keeps the first non-empty text it is
   recorded with. Returns the font's resource name for ``Tf``; on first use in a document the font
   registers itself in ``doc.delayedFonts``, as reportlab's own TTFont does, and ``addObjects`` writes
-  it when the document is saved: a Type0 font, Encoding /Identity-H, whose 2-byte codes are the
-  original glyph ids, over a CIDFontType2 with /CIDToGIDMap /Identity, a /W array of the used
-  glyphs' advances, a ToUnicode CMap and the subset font program (FontFile2, Flate-compressed when
-  the document compresses). A glyph id the face does not have, or a glyph whose data is broken,
+  it when the document is saved: a Type0 font, Encoding /Identity-H, over a CIDFontType2 with a /W
+  array of the used glyphs' advances, a ToUnicode CMap and the subset font program (FontFile2,
+  Flate-compressed when the document compresses). A face of at most PRINTABLE_GLYPHS glyphs shows
+  each glyph by a 2-byte code of two printable characters, written in a (literal string), and its
+  /CIDToGIDMap stream takes each code back to the glyph id; a larger face's codes are its glyph ids,
+  written in hex, with /CIDToGIDMap /Identity. A glyph id the face does not have, or a glyph whose data is broken,
   raises FontProgramError here, in ``use``, never at save time.
 - ``font.glyph_operators(glyphs, size)``: TJ (and Ts for vertical offsets) operators drawing
   positioned glyphs ``(gid, x_advance, x_offset, y_offset)`` in font units from the current text
@@ -49,7 +51,7 @@ Use, from the drawing code::
 
 Subsetting. A TrueType face's subset is written from the raw tables (head, hhea, maxp, loca, glyf,
 hmtx, post format 3): glyph ids are kept (unused ids are empty glyphs with advance 0, so composite
-glyphs' component ids stay valid and /CIDToGIDMap is /Identity), composite components are included,
+glyphs' component ids stay valid and the codes map to the original ids), composite components are included,
 and hinting (instructions, cvt, fpgm, prep) is dropped, print needs none. No cmap: a CIDFontType2
 selects glyphs by id. The font program is cached per face and glyph set.
 
@@ -279,7 +281,7 @@ class EmbeddedFont:
         codes, w, opening, closing = self._codes(ids)  # glyph i's code is codes[w * i:w * i + w]
         out: list[str] = []
         parts: list[str] = []  # the TJ array being built
-        first = 0  # the first glyph whose code is not yet in a <hex> string
+        first = 0  # the first glyph whose code is not yet in a string of codes
         here = 0.0  # where the next glyph would be drawn, 1000/em units from the start
         pen = 0.0  # the sum of advances so far, font units
         rise = 0.0
@@ -379,6 +381,7 @@ class EmbeddedFont:
         gids = self._closure(used)
         program, packed = self._program(gids, compressed=bool(doc.compression))
         base = f"{_tag(self.key, gids)}+{self._ps_name}"
+        cids = {gid: self._cid(gid) for gid in used}  # the code each used glyph is shown by
 
         stream = pdfdoc.PDFStream(content=packed if packed is not None else program, filters=[])
         stream.dictionary["Length1"] = len(program)
@@ -394,9 +397,9 @@ class EmbeddedFont:
             "CIDSystemInfo": pdfdoc.PDFDictionary({"Registry": pdfdoc.PDFString("Adobe"),
                                                    "Ordering": pdfdoc.PDFString("Identity"), "Supplement": 0}),
             "FontDescriptor": doc.Reference(descriptor, f"pdffont:{name}:descriptor"),
-            "W": _Raw(self._w_array(sorted((self._cid(gid), gid) for gid in used))),
-            "CIDToGIDMap": self._cid_to_gid(doc, name, used)})
-        cmap = pdfdoc.PDFStream(content=_to_unicode({self._cid(gid): text for gid, text in used.items()}),
+            "W": _Raw(self._w_array(sorted((cid, gid) for gid, cid in cids.items()))),
+            "CIDToGIDMap": self._cid_to_gid(doc, name, cids)})
+        cmap = pdfdoc.PDFStream(content=_to_unicode({cids[gid]: text for gid, text in used.items()}),
                                 filters=[pdfdoc.PDFZCompress] if doc.compression else [])
         font = pdfdoc.PDFDictionary({
             "Type": "/Font", "Subtype": "/Type0", "BaseFont": pdfdoc.PDFName(base), "Encoding": "/Identity-H",
@@ -424,13 +427,13 @@ class EmbeddedFont:
         width = self._widths[gid] = round(self.advance(gid) * 1000.0 / self._upem)
         return width
 
-    def _cid_to_gid(self, doc, name: str, used: dict[int, str]) -> Any:
-        """/Identity where codes are glyph ids; else a stream of each CID's glyph id (2 bytes each)."""
+    def _cid_to_gid(self, doc, name: str, cids: dict[int, int]) -> Any:
+        """/Identity where codes are glyph ids; else a stream of each CID's glyph id (2 bytes each),
+        from ``cids`` (glyph id -> CID)."""
         if not self._printable:
             return "/Identity"
-        cids = {self._cid(gid): gid for gid in used}
-        table = bytearray(2 * (max(cids, default=0) + 1))
-        for cid, gid in cids.items():
+        table = bytearray(2 * (max(cids.values(), default=0) + 1))
+        for gid, cid in cids.items():
             struct.pack_into(">H", table, 2 * cid, gid)
         stream = pdfdoc.PDFStream(content=bytes(table), filters=[pdfdoc.PDFZCompress] if doc.compression else [])
         return doc.Reference(stream, f"pdffont:{name}:cidtogid")
