@@ -86,7 +86,7 @@ class Face:
         between spaces shape alone exactly as they do in their line (and a deck's recurring words are
         shaped once). Another face is read once (``space_safe``). The bundled faces are taken as
         safe without reading: their one such rule joins a space to an Arabic haraka after it
-        (``SPACE_PARTNERS``), in Arabic script only, which runs right to left and is never shaped a
+        (U+064B to U+0652), in Arabic script only, which runs right to left and is never shaped a
         word at a time (a test holds that this is their only such rule)."""
         if self.path.parent == bundled("fonts").resolve():
             return True
@@ -178,11 +178,6 @@ def _check_font(path: str, data: bytes, index: int) -> None:
         raise FontFileError(f"not a usable font (a damaged or cut-off file: {exc.__class__.__name__})") from None
 
 
-#: the characters a bundled face's rules join to a space before them (DejaVu's ligatures of a space
-#: and an Arabic haraka, the haraka's isolated form, in Arabic script)
-SPACE_PARTNERS = frozenset(map(chr, range(0x064B, 0x0653)))
-
-
 def space_safe(path: Path, index: int = 0) -> bool:
     """No rule of the face looks at the space glyph, so a word between spaces shapes alone as in its
     line: no GSUB or GPOS lookup names it (in a coverage or class table, as a pair's second glyph, a
@@ -220,10 +215,11 @@ def _untouched(path: Path, index: int, mtime: int = 0, size: int = 0) -> tuple[b
         space = cmap.get(32)
         digits = [cmap.get(c) for c in range(0x30, 0x3A)]
         space_ok, digits_ok = True, None not in digits
-        if space is not None and "kern" in font:
+        spaces, numbers = {space}, set(digits)
+        if "kern" in font:
             pairs = [pair for table in font["kern"].kernTables for pair in getattr(table, "kernTable", {})]
             space_ok = not any(space in pair for pair in pairs)
-            digits_ok = digits_ok and not any(d in pair for pair in pairs for d in digits)
+            digits_ok = digits_ok and not any(numbers.intersection(pair) for pair in pairs)
         if digits_ok and "GDEF" in font and font["GDEF"].table.GlyphClassDef is not None:
             # a character no combining mark whose glyph the face treats as one
             classes = font["GDEF"].table.GlyphClassDef.classDefs
@@ -237,10 +233,9 @@ def _untouched(path: Path, index: int, mtime: int = 0, size: int = 0) -> tuple[b
             for lookup in table.LookupList.Lookup:
                 for sub in lookup.SubTable:
                     kind = getattr(sub, "ExtensionLookupType", lookup.LookupType)
-                    if space_ok and space is not None and _mentions(sub, space):
+                    if space_ok and space is not None and _mentions(sub, spaces):
                         space_ok = False
-                    if digits_ok and not (tag == "GPOS" and kind in _MARK_ATTACHMENT) \
-                            and any(_mentions(sub, d) for d in digits):
+                    if digits_ok and not (tag == "GPOS" and kind in _MARK_ATTACHMENT) and _mentions(sub, numbers):
                         digits_ok = False
                 if not space_ok and not digits_ok:
                     return False, False
@@ -253,32 +248,36 @@ def _untouched(path: Path, index: int, mtime: int = 0, size: int = 0) -> tuple[b
 _MARK_ATTACHMENT = (4, 5, 6)
 
 
-def _mentions(subtable: Any, space: str) -> bool:
-    """Whether a lookup's subtable (and what it holds) can match or make the glyph ``space``."""
+def _mentions(subtable: Any, glyphs: set[str]) -> bool:
+    """Whether a lookup's subtable (and what it holds) can match or make one of ``glyphs``."""
     from fontTools.ttLib.tables.otBase import BaseTable
 
     stack = [subtable]
     while stack:
         node = stack.pop()
-        unclassed = False  # the space is in no class of some class table of this node
+        unclassed = False  # one of the glyphs is in no class of some class table of this node
         for name, value in vars(node).items():
             if name.endswith("Coverage"):
-                if any(v is not None and space in v.glyphs for v in (value if isinstance(value, list) else [value])):
+                if any(v is not None and not glyphs.isdisjoint(v.glyphs)
+                       for v in (value if isinstance(value, list) else [value])):
                     return True
             elif name.startswith("ClassDef") and hasattr(value, "classDefs"):
-                if value.classDefs.get(space, 0):
+                classes = [value.classDefs.get(g, 0) for g in glyphs]
+                if any(classes):
                     return True
                 unclassed = True
             elif isinstance(value, str):
-                if value == space:  # a pair's second glyph, a substitute
+                if value in glyphs:  # a pair's second glyph, a substitute
                     return True
             elif isinstance(value, dict):  # substitutions read into mappings: glyph -> glyph(s)
-                if space in value or any(v == space or (isinstance(v, list) and space in v) for v in value.values()):
+                if not glyphs.isdisjoint(value) or any(
+                        (isinstance(v, str) and v in glyphs) or (isinstance(v, list) and not glyphs.isdisjoint(
+                            g for g in v if isinstance(g, str))) for v in value.values()):
                     return True
                 stack.extend(v for item in value.values() if isinstance(item, list) for v in item
                              if isinstance(v, BaseTable))
             elif isinstance(value, list):
-                if space in value:  # a ligature's components, a rule's glyph sequence
+                if not glyphs.isdisjoint(v for v in value if isinstance(v, str)):  # components, sequences
                     return True
                 stack.extend(v for v in value if isinstance(v, BaseTable))
             elif isinstance(value, BaseTable):

@@ -361,14 +361,14 @@ def _word(unit: str, font: str, color: RGB | None, features: tuple, level: int) 
     """A word and the spaces after it, shaped alone (see ``_paragraph``): the word's glyphs, and its
     spaces' shared by every word of the font that has as many."""
     body = unit.rstrip(" ")
-    space = _spaces(len(unit) - len(body), font, features, level) if len(body) < len(unit) else None
     if _DIGIT.search(body) and face(font).digits_alone and (body.isascii() or _unmarked(body)):
         # a word with a number in it (a new number on every card, as card numbers are) put together
         # from its digits and the letters between them, each shaped once, as they shape in the word;
         # its spaces in its colour, so that it is drawn as one run of it
         pieces = tuple([_part(text, font, color, features, level) for text in _NUMBER_PARTS.findall(body)])
-        space = _part(unit[len(body):], font, color, features, level) if space is not None else None
-        return _new(Word, (pieces, sum(p.w1 for p in pieces), space.w1 if space else 0.0, space, (), None))
+        spaces = _part(unit[len(body):], font, color, features, level) if len(body) < len(unit) else None
+        return _new(Word, (pieces, sum(p.w1 for p in pieces), spaces.w1 if spaces else 0.0, spaces, (), None))
+    space = _spaces(len(unit) - len(body), font, features, level) if len(body) < len(unit) else None
     glyphs = shape(body, font, False, features)
     piece = _new(Piece, (body, font, color, sum(glyphs.advances) / glyphs.upem, "", glyphs, level))
     parts = _parts(piece, space) if emergency_breakable(body) else ()
