@@ -20,8 +20,10 @@ runs, since the machine is shared):
                  embedded once, bytes and time not growing with N
 
 With ``--against CHECKOUT`` every case is run with that checkout's cardgen
-too, its runs interleaved with this one's, and the ratios printed
-(this / that): the same machine, the same minute.
+too, in pairs of runs (this one's and that one's, which goes first
+alternating), and the median of the pairs' CPU ratios printed (this / that)
+with their range: the same machine, the same minute. Give --repeat 10 or more
+for a ratio steady to a percent or two.
 """
 from __future__ import annotations
 
@@ -29,6 +31,7 @@ import argparse
 import json
 import random
 import resource
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -93,22 +96,27 @@ def main() -> None:
 
 
 def compare(args) -> None:
-    """Every case with this checkout and ``--against``, runs interleaved, the fastest of each kept."""
-    print(f"{'case':16} {'cards':>7} {'CPU s':>7} {'before':>7} {'ratio':>6} {'PDF KB':>8} {'before':>8}")
+    """Every case with this checkout and ``--against``, in pairs (which runs first alternates), each
+    pair's ratio of CPU seconds taken: the median ratio is the figure, steady where single runs
+    on a shared machine differ by 5-10%; the fastest run of each is shown beside it."""
+    print(f"{'case':16} {'cards':>7} {'CPU s':>7} {'before':>7} {'median ratio':>13} {'range':>13} "
+          f"{'PDF KB':>8} {'before':>8}")
+    this, that = ROOT, args.against.resolve()
     for case, n in [("csv-distinct", args.cards), ("short-text", 2000), ("long-text", 2000)]:
-        best: dict[Path, dict] = {}
-        for _ in range(max(1, args.repeat)):
-            for root in (ROOT, args.against.resolve()):
+        runs: dict[Path, list[dict]] = {this: [], that: []}
+        ratios = []
+        for i in range(max(1, args.repeat)):
+            for root in ((this, that) if i % 2 == 0 else (that, this)):
                 out = subprocess.run([sys.executable, __file__, "--case", case, "--n", str(n), "--root", str(root)],
                                      capture_output=True, text=True, cwd=root)
                 if out.returncode != 0:
                     sys.exit(f"{case} failed in {root}: {out.stderr.strip().splitlines()[-1:]}")
-                run = json.loads(out.stdout)
-                if root not in best or run["cpu"] < best[root]["cpu"]:
-                    best[root] = run
-        now, before = best[ROOT], best[args.against.resolve()]
-        print(f"{case:16} {n:>7} {now['cpu']:>7.2f} {before['cpu']:>7.2f} {now['cpu'] / before['cpu']:>5.2f}x "
-              f"{now['bytes'] / 1024:>8.1f} {before['bytes'] / 1024:>8.1f}")
+                runs[root].append(json.loads(out.stdout))
+            ratios.append(runs[this][-1]["cpu"] / runs[that][-1]["cpu"])
+        now, before = (min(runs[root], key=lambda run: run["cpu"]) for root in (this, that))
+        spread = f"{min(ratios):.2f}-{max(ratios):.2f}"
+        print(f"{case:16} {n:>7} {now['cpu']:>7.2f} {before['cpu']:>7.2f} {statistics.median(ratios):>12.3f}x "
+              f"{spread:>13} {now['bytes'] / 1024:>8.1f} {before['bytes'] / 1024:>8.1f}")
 
 
 def run_case(case: str, n: int, root: Path = ROOT) -> dict:
