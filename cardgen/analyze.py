@@ -13,8 +13,9 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from .errors import CardgenError
+from .games.base import GameRecord
 from .games.questions import Chart, Experiment, Question, Questions, Results, Settings
-from .playtest import DEFAULT_MAX_MOVES, run_playtest
+from .playtest import DEFAULT_MAX_MOVES, play_games, report_of, seats_of
 
 __all__ = ["Settings", "analyze", "format_answers", "plan", "write_report"]
 
@@ -31,12 +32,19 @@ def engine(game: str, options: dict[str, Any] | None = None, players: int | None
     return info.from_deck(deck, deck.options)
 
 
-def play(settings: Settings, run: Experiment) -> dict[str, Any]:
+def play(settings: Settings, run: Experiment, records: list[GameRecord] | None = None) -> dict[str, Any]:
+    """The report of ``run`` over ``settings.games`` games. Given the ``records`` of its first games
+    played before (same seed), only the games after them are played, and ``records`` grows."""
     assert settings.policy is not None and settings.games is not None
-    first, others = run.seats(settings.policy)
-    return run_playtest(engine(run.game, dict(run.options), run.players), settings.games, settings.seed,
-                        policy=first, vs=others, jobs=settings.jobs, scheduler=settings.scheduler,
-                        max_moves=_max_moves(run))
+    records = [] if records is None else records
+    game = engine(run.game, dict(run.options), run.players)
+    seats = seats_of(game, *run.seats(settings.policy))
+    started = time.perf_counter()
+    if len(records) < settings.games:
+        records += play_games(game, range(len(records), settings.games), settings.seed, seats, _max_moves(run),
+                              settings.jobs, settings.scheduler)
+    return report_of(game, records[:settings.games], settings.seed, seats, _max_moves(run),
+                     time.perf_counter() - started)
 
 
 def _max_moves(run: Experiment) -> int:
@@ -146,7 +154,7 @@ def analyze(game: str, settings: Settings, only: Sequence[str] = (),
     settings = the_plan.settings
     started = time.perf_counter()
     results: Results = {}
-    played: dict[Experiment, int] = {}
+    played: dict[Experiment, list[GameRecord]] = {}
     answers: dict[str, dict[str, Any]] = {}
     assert settings.games is not None
     games, todo = settings.games, list(the_plan.questions)
@@ -154,8 +162,9 @@ def analyze(game: str, settings: Settings, only: Sequence[str] = (),
     while True:
         sized = replace(settings, games=games)
         for run in dict.fromkeys(run for q in todo for run in q.experiments(settings)):
-            if played.get(run) != games:  # the same seed: the first games are those played before
-                results[run], played[run] = play(sized, run), games
+            records = played.setdefault(run, [])
+            if len(records) != games:  # the same seed: the first games are those played before, kept
+                results[run] = play(sized, run, records)
         for q in todo:
             answers[q.id] = {"id": q.id, "question": q.question, **q.answer(sized, results),
                              "games_an_experiment": games}
@@ -171,8 +180,10 @@ def analyze(game: str, settings: Settings, only: Sequence[str] = (),
     return {"game": game, "policy": settings.policy, "games": settings.games, "seed": settings.seed,
             "quick": settings.quick, "jobs": settings.jobs, "experiments": len(the_plan.experiments),
             "precision": settings.precision, "max_games": budget if settings.precision is not None else None,
-            "total_games": sum(played.values()), "questions": [answers[q.id] for q in the_plan.questions],
-            "seconds": time.perf_counter() - started}
+            "total_games": sum(len(records) for records in played.values()),
+            "questions": [answers[q.id] for q in the_plan.questions],
+            "seconds": time.perf_counter() - started,
+            "cpu_seconds": sum(record.cpu for records in played.values() for record in records)}
 
 
 def _stopped(answer: dict[str, Any], precision: float, games: int, budget: int | None) -> str | None:
@@ -192,7 +203,8 @@ def _stopped(answer: dict[str, Any], precision: float, games: int, budget: int |
 
 def format_answers(report: dict[str, Any]) -> str:
     lines = [(f"Analysis: {report['game']}, {report['policy']} play, {report['games']} games an experiment "
-              f"({report['total_games']} games), seed {report['seed']} ({report['seconds']:.0f} s)")]
+              f"({report['total_games']} games), seed {report['seed']} ({report['seconds']:.0f} s, "
+              f"{report['cpu_seconds'] / 60:.1f} CPU-minutes)")]
     for answer in report["questions"]:
         lines += ["", f"[{answer['id']}] \"{answer['question']}\"", f"  {answer['answer']}",
                   f"  confidence: {answer['confidence']}"]

@@ -35,7 +35,7 @@ from .stats import rate_difference, wilson_interval
 
 DEFAULT_MAX_MOVES = 10_000
 #: the figures that depend on the machine, not on the seed
-TIMING_KEYS = ("games_per_second", "moves_per_second", "seconds")
+TIMING_KEYS = ("games_per_second", "moves_per_second", "seconds", "cpu_seconds")
 
 
 def run_playtest(game: Game, games: int, seed: int, policy: str = "random",
@@ -46,45 +46,65 @@ def run_playtest(game: Game, games: int, seed: int, policy: str = "random",
     The games run here (``jobs`` processes) or, given a ``scheduler`` address, as batches on an
     existing Dask cluster; the report is the same either way.
     """
+    seats = seats_of(game, policy, vs)
+    if not isinstance(games, int) or games < 1:
+        raise CardgenError(f"number of games must be at least 1, got {games!r}")
+    started = time.perf_counter()
+    records = play_games(game, range(games), seed, seats, max_moves, jobs, scheduler)
+    return report_of(game, records, seed, seats, max_moves, time.perf_counter() - started)
+
+
+def seats_of(game: Game, policy: str, vs: str | None = None) -> list[str]:
+    """Each seat's policy: the first ``policy``, the others ``vs`` (or ``policy``); both checked."""
     vs = vs or policy
     for name in (policy, vs):
         check_policy(name)
-    if not isinstance(games, int) or games < 1:
-        raise CardgenError(f"number of games must be at least 1, got {games!r}")
+    return [policy] + [vs] * (game.num_players - 1)
+
+
+def play_games(game: Game, indices: range, seed: int, seats: Sequence[str], max_moves: int = DEFAULT_MAX_MOVES,
+               jobs: int = 1, scheduler: str | None = None) -> list[GameRecord]:
+    """Games number ``indices`` of a run seeded with ``seed``, in order: each game's generator is
+    seeded from (seed, its number), so games 100 to 199 played now are those a run of 200 plays
+    after its first 100 (``cardgen analyze`` grows its experiments so)."""
+    if len(indices) < 1 or indices.step != 1 or indices.start < 0:
+        raise CardgenError(f"games to play must be a run of numbers from 0 up, got {indices!r}")
     if not isinstance(jobs, int) or jobs < 1:
         raise CardgenError(f"jobs must be at least 1, got {jobs!r}")
     if not isinstance(max_moves, int) or max_moves < 1:
         raise CardgenError(f"max_moves must be at least 1, got {max_moves!r}")
-    seats = [policy] + [vs] * (game.num_players - 1)
-    started = time.perf_counter()
-    expect(games)
+    expect(len(indices))
     if scheduler is not None:
-        records = _play_on_cluster(scheduler, [(game, c, seed, seats, max_moves) for c in _chunks(games, 64)])
-    elif jobs == 1 or games < 2:
+        return _play_on_cluster(scheduler, [(game, c, seed, seats, max_moves) for c in _chunks(indices, 64)])
+    if jobs == 1 or len(indices) < 2:
         records = []
-        for i in range(games):
+        for i in indices:
             records.append(play_game(game, i, seed, seats, max_moves))
             tick()
-    else:
-        chunks = _chunks(games, jobs * 8)
-        records = []
-        with multiprocessing.get_context().Pool(processes=min(jobs, len(chunks)), initializer=_quiet_worker) as pool:
-            # in order, chunk by chunk, so the progress bar moves while the report stays the same
-            for chunk, part in zip(chunks, pool.imap(_play_chunk, [(game, c, seed, seats, max_moves)
-                                                                   for c in chunks])):
-                records.extend(part)
-                tick(len(chunk))
-    seconds = time.perf_counter() - started
+        return records
+    chunks = _chunks(indices, jobs * 8)
+    records = []
+    with multiprocessing.get_context().Pool(processes=min(jobs, len(chunks)), initializer=_quiet_worker) as pool:
+        # in order, chunk by chunk, so the progress bar moves while the report stays the same
+        for chunk, part in zip(chunks, pool.imap(_play_chunk, [(game, c, seed, seats, max_moves) for c in chunks])):
+            records.extend(part)
+            tick(len(chunk))
+    return records
+
+
+def report_of(game: Game, records: list[GameRecord], seed: int, seats: Sequence[str], max_moves: int,
+              seconds: float) -> dict[str, Any]:
+    """The report of played games (``play_games``), ``seconds`` the wall time they took."""
     if is_guest(type(game).__module__):
         report = guest_play(game, lambda _: _summarize(game, records, seed, seats, max_moves), "its summary")
     else:
         report = _summarize(game, records, seed, seats, max_moves)
     report["seconds"] = seconds
-    report["games_per_second"] = games / seconds if seconds > 0 else float("inf")
+    report["cpu_seconds"] = sum(r.cpu for r in records)
+    report["games_per_second"] = len(records) / seconds if seconds > 0 else float("inf")
     moves = sum(r.length for r in records)
     report["moves_per_second"] = moves / seconds if seconds > 0 else float("inf")
     return report
-
 
 def play_game(game: Game, index: int, seed: int, seats: Sequence[str],
               max_moves: int = DEFAULT_MAX_MOVES) -> GameRecord:
@@ -98,6 +118,7 @@ def play_game(game: Game, index: int, seed: int, seats: Sequence[str],
 
 def _play_game(game: Game, index: int, seed: int, seats: Sequence[str], max_moves: int,
                states: list[State]) -> GameRecord:
+    began = time.process_time()
     rng = random.Random(f"cardgen-playtest:{seed}:{index}")
     state = game.new_initial_state(rng)
     states.append(state)
@@ -110,7 +131,7 @@ def _play_game(game: Game, index: int, seed: int, seats: Sequence[str], max_move
     timeout = not state.is_terminal()
     return GameRecord(seed=index, length=length, winners=[] if timeout else state.winners(),
                       timeout=timeout, branching=branching, metrics=game.metrics(state),
-                      played=state.cards_played(), held=state.cards_held())
+                      played=state.cards_played(), held=state.cards_held(), cpu=time.process_time() - began)
 
 
 def _play_out(game: Game, state: State, seats: Sequence[str], rng: random.Random, max_moves: int,
@@ -267,9 +288,9 @@ def _play_on_cluster(scheduler: str, batches: list[tuple]) -> list[GameRecord]:
     return records
 
 
-def _chunks(count: int, parts: int) -> list[range]:
-    size = max(1, math.ceil(count / parts))
-    return [range(start, min(count, start + size)) for start in range(0, count, size)]
+def _chunks(indices: range, parts: int) -> list[range]:
+    size = max(1, math.ceil(len(indices) / parts))
+    return [range(start, min(indices.stop, start + size)) for start in range(indices.start, indices.stop, size)]
 
 
 def check_policy(name: str) -> str:

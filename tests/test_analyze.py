@@ -9,6 +9,7 @@ import pytest
 
 from cardgen.analyze import Settings, analyze, chart_of
 from cardgen.games import game_info
+from cardgen.games.base import GameRecord
 from cardgen.games.questions import QUICK_RUN
 
 IDS = ["cc-target", "cc-last-player", "cc-pbx", "dcb-variants", "cf-rounds", "cf-status-power"]
@@ -259,14 +260,37 @@ def _fake_pbx_play(pbx_rate, goose_rate):
     (the first N of a larger run are those of the smaller one)."""
     calls = []
 
-    def play(settings, run):
+    def play(settings, run, records):
         calls.append((run, settings.games))
+        records += [GameRecord(seed=i, length=1, winners=[], timeout=False)
+                    for i in range(len(records), settings.games)]
         pbx_seat = 0 if dict(run.options).get("gray_pbx_1") == 4 else 1
         n = settings.games
         pbx, goose = round(pbx_rate * n), round(goose_rate * n)
         wins = [pbx, goose] if pbx_seat == 0 else [goose, pbx]
         return {"seat_win_rates": [{"wins": w} for w in wins], "games": n, "draws": n - pbx - goose}
     return play, calls
+
+
+def test_a_growing_experiment_plays_each_game_once_and_answers_as_one_run_of_its_size(monkeypatch):
+    import cardgen.analyze as analysis
+
+    asked = []
+    real = analysis.play_games
+
+    def counted(game, indices, *args):
+        asked.append((game.options["gray_pbx_1"], indices))
+        return real(game, indices, *args)
+
+    monkeypatch.setattr(analysis, "play_games", counted)
+    grown = analysis.analyze("common-carrier", Settings(policy="greedy", games=4, precision=0.001, max_games=16),
+                             ["cc-pbx"])
+    assert grown["questions"][0]["games_an_experiment"] == 16
+    for seating in (4, 0):
+        assert [indices for pbx, indices in asked if pbx == seating] == [range(0, 4), range(4, 8), range(8, 16)]
+    assert grown["cpu_seconds"] > 0 and grown["total_games"] == 32
+    once = analysis.analyze("common-carrier", Settings(policy="greedy", games=16), ["cc-pbx"])
+    assert once["questions"][0]["evidence"] == grown["questions"][0]["evidence"]
 
 
 def test_an_answer_plays_on_until_it_is_settled_and_says_so(monkeypatch):

@@ -353,3 +353,5 @@ class GameRecord:
     #: per player, the cards they played and the cards in hand at the end (None: not recorded)
     played: list[list[str]] | None = None
     held: list[list[str]] | None = None
+    #: CPU seconds the game took in the process that played it (a figure of the machine, not the seed)
+    cpu: float = 0.0
