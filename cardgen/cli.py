@@ -667,7 +667,7 @@ def _duration(seconds: float) -> str:
                    "[default: the game's full-run policy, mcts:300 for common-carrier and "
                    "clusterfuck, mcts:100 for dotcombust; greedy with --quick].")
 @click.option("--games", type=click.IntRange(1, 1_000_000), default=None,
-              help="Games per experiment [default: 100 for common-carrier, 30 for dotcombust, 40 for "
+              help="Games per experiment [default: 100 for common-carrier, 30 for dotcombust, 6 for "
                    "clusterfuck; 20 with --quick].")
 @click.option("--seed", default=1, show_default=True, type=int, help="Same seed, same answers.")
 @_jobs_option

@@ -62,12 +62,12 @@ def test_the_plan_is_known_before_the_first_game_and_shares_experiments():
     from cardgen.analyze import plan
 
     full = plan("clusterfuck", Settings())
-    # the status-power factorial (4 player counts x exchange 0, 2 x powers on, off) holds the
-    # rounds question's eight playtests: played once
-    assert len(full.experiments) == 16 and len(full.questions) == 2
+    # the status-power factorial (2 player counts x exchange 0, 2 x powers on, off) holds the
+    # rounds question's four playtests: played once
+    assert len(full.experiments) == 8 and len(full.questions) == 2
     assert (full.settings.policy, full.settings.games) == FULL_RUN["clusterfuck"]
-    assert full.total_games == 16 * FULL_RUN["clusterfuck"][1]
-    assert "16 experiments" in full.describe() and f"{full.total_games} games" in full.describe()
+    assert full.total_games == 8 * FULL_RUN["clusterfuck"][1]
+    assert "8 experiments" in full.describe() and f"{full.total_games} games" in full.describe()
     quick = plan("dotcombust", Settings(quick=True, games=3))
     assert (quick.settings.policy, quick.settings.games) == (QUICK_RUN[0], 3)
     assert len(quick.experiments) == 2 * 5
@@ -140,19 +140,36 @@ def test_the_status_power_answer_names_an_effect_only_when_its_interval_excludes
     from cardgen.games.clusterfuck.questions import _cell, cf_status_power
     from cardgen.games.questions import Settings as QSettings
 
-    def figures(kept, rounds):
-        return {"game_figures": {"rounds a status could be kept": rounds, "Magnate keeps place": kept / rounds}}
+    def figures(kept, rounds, alike=False):
+        """20 games of rounds/20 rounds each; the Magnate's keeps spread evenly over them, or (alike)
+        whole games kept and whole games lost."""
+        per = rounds // 20
+        if alike:
+            games = [[per, per]] * (kept // per) + [[0, per]] * (20 - kept // per)
+        else:
+            games = [[kept // 20 + (g < kept % 20), per] for g in range(20)]
+        return {"game_figures": {"Magnate keeps place (rounds kept and rounds, per game)": games}}
 
-    settings = QSettings(policy="greedy", games=40, quick=True)
+    settings = QSettings(policy="greedy", games=20, quick=True)
     results = {}
     for players in (5, 8):
         results[_cell(players, 0, True)] = figures(60, 200)
         results[_cell(players, 0, False)] = figures(58, 200)   # powers: no clear effect
         results[_cell(players, 2, True)] = figures(120, 200)   # exchange: a clear one
         results[_cell(players, 2, False)] = figures(118, 200)
-    answer = cf_status_power(settings, results)["answer"]
-    assert "status powers with exchange 0: no clear effect: the difference is no more than" in answer
-    assert "exchange with powers on: more often by 30 points" in answer
+    answer = cf_status_power(settings, results)
+    assert "status powers with exchange 0: no clear effect: the difference is no more than" in answer["answer"]
+    assert "exchange with powers on: more often by 30 points" in answer["answer"]
+    # the same rounds, but each game kept or lost whole: 20 games, not 200 rounds, and the
+    # exchange's 30 points (60% against 30%) are no longer beyond chance
+    for players in (5, 8):
+        for exchange, kept in ((0, 60), (2, 120)):
+            results[_cell(players, exchange, True)] = figures(kept, 200, alike=True)
+    clustered = cf_status_power(settings, results)
+    cell = clustered["evidence"]["by_players"]["5"]["cells"]["exchange 2, powers on"]
+    assert cell["design_effect"] > 5 and cell["games"] == 20 and cell["rounds"] == 200
+    assert "exchange with powers on: no clear effect" in clustered["answer"]
+    assert "cluster" in clustered["confidence"] and "Rao and Scott" in clustered["evidence"]["method"]
 
 
 def test_docs_answers_show_the_ladders_with_their_options(cli):
@@ -386,3 +403,4 @@ def test_the_tie_seeking_gain_is_stated_only_where_its_interval_excludes_zero():
     assert gain["ci95"][0] > 0 and gain["tie_minus_usual"] == pytest.approx(0.25)
     assert not last["settled"]  # the win differences are within chance
     assert last["widest"] >= max((high - low) / 2 for low, high in [gain["ci95"]])
+

@@ -60,20 +60,37 @@ def render(reports: list[dict]) -> str:
     for report in reports:
         if "pairs" in report:
             continue
-        command = (f"cardgen analyze {report['game']} --policy {report['policy']} --games {report['games']} "
-                   f"--seed {report['seed']}" + (" --quick" if report.get("quick") else ""))
-        parts += [f"## {report['game']}", "",
-                  f"    {command}", "",
-                  f"{report['experiments']} experiments of {report['games']} games ({report['total_games']} "
-                  f"games), {report['seconds'] / 60:.0f} minutes on the machine that ran it"
-                  + (f" ({report['jobs']} process{'es' if report['jobs'] > 1 else ''})."
-                     if report.get("jobs") else "."), ""]
+        parts += [f"## {report['game']}", "", f"    {command_of(report)}", "", size_of(report), ""]
         for answer in report["questions"]:
             parts += [f"### {answer['id']}", "", f"> {answer['question']}", "", answer["answer"], "",
-                      f"*Confidence:* {answer['confidence']}.", "",
-                      "<details><summary>Evidence</summary>", "", "```json",
+                      f"*Confidence:* {answer['confidence']}.", ""]
+            if answer.get("stopped"):
+                parts += [f"*Stopped:* {answer['stopped']} ({answer['games_an_experiment']} games an experiment).", ""]
+            parts += ["<details><summary>Evidence</summary>", "", "```json",
                       json.dumps(answer["evidence"], indent=1), "```", "", "</details>", ""]
     return "\n".join(parts)
+
+
+def command_of(report: dict) -> str:
+    """The command that gives the same answers (its settings as the report records them)."""
+    command = (f"cardgen analyze {report['game']} --policy {report['policy']} --games {report['games']} "
+               f"--seed {report['seed']}")
+    if report.get("precision") is not None:
+        command += f" --precision {100 * report['precision']:g} --max-games {report['max_games']}"
+    return command + (" --quick" if report.get("quick") else "")
+
+
+def size_of(report: dict) -> str:
+    """How much the run played and what it cost: games, wall minutes with its processes, CPU minutes."""
+    jobs = report.get("jobs") or 1
+    line = (f"{report['experiments']} experiments of {report['games']} games"
+            + (f", grown to at most {report['max_games']} an experiment until each answer settled or was bounded"
+               if report.get("precision") is not None else "")
+            + f": {report['total_games']} games played, {report['seconds'] / 60:.0f} minutes on the machine that "
+            f"ran it ({jobs} process{'es' if jobs > 1 else ''})")
+    if report.get("cpu_seconds") is not None:
+        line += f", {report['cpu_seconds'] / 60:.0f} CPU-minutes"
+    return line + "."
 
 
 def main(argv: list[str]) -> int:

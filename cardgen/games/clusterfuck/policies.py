@@ -12,7 +12,7 @@ import random
 from itertools import compress
 from typing import Any
 
-from ...stats import mean_interval, wilson_interval
+from ...stats import clustered_rate, mean_interval
 from .cards import (
     _FOLLOWS,
     _LEADS,
@@ -182,7 +182,9 @@ class ClusterfuckGame(ClusterfuckRules):
 
         Status k keeps its place in a round (from round 2 on) when the player
         holding card k during that round finishes it in place k (1 = first
-        out, N = last with cards).
+        out, N = last with cards). The Magnate's rate has an interval with
+        games as clusters of rounds (Rao and Scott's design effect), and its
+        counts per game so that runs can be compared the same way.
         """
         if not metrics:
             return {}
@@ -194,6 +196,10 @@ class ClusterfuckGame(ClusterfuckRules):
         places = len(metrics[0]["keep_hits"])
         hits = [sum(m["keep_hits"][k] for m in metrics) for k in range(places)]
         keep = {str(k + 1): (hits[k] / rounds if rounds else None) for k in range(places)}
+        # the rounds of one game are not independent trials: the Magnate's rate carries the design
+        # effect of its games (stats.clustered_rate), and each game's count for comparing runs
+        magnate_games = [[m["keep_hits"][0], m["keep_rounds"]] for m in metrics]
+        _, magnate_low, magnate_high, magnate_deff = clustered_rate([(kept, n) for kept, n in magnate_games])
         rounds_to_magnate = mean_interval(won)
         return {
             "rounds until a True Magnate (mean)": rounds_to_magnate[0] if rounds_to_magnate else None,
@@ -207,7 +213,9 @@ class ClusterfuckGame(ClusterfuckRules):
             "named rank not held per game": sum(m["named_missing"] for m in metrics) / games,
             "share of demands refused": refused / demands if demands else None,
             "Magnate keeps place": keep["1"],
-            "Magnate keeps place (95% CI)": list(wilson_interval(hits[0], rounds)) if rounds else None,
+            "Magnate keeps place (95% CI)": [magnate_low, magnate_high] if rounds else None,
+            "Magnate keeps place (design effect)": magnate_deff,
+            "Magnate keeps place (rounds kept and rounds, per game)": magnate_games,
             "rounds a status could be kept": rounds,
             "Asshole keeps place": keep[str(places)],
             "status keeps place": keep,

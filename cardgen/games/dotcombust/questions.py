@@ -50,7 +50,7 @@ def dcb_variants(settings: Settings, results: Results) -> dict[str, Any]:
             "settled": False,
             "widest": half_width(*((c[k]["wilson_low"], c[k]["wilson_high"]) for c in cells
                                    for k in ("ties", "stalled"))),
-            "confidence": "turns are means over the games that ended, with 95% intervals (normal approximation); "
+            "confidence": "turns are means over the games that ended, with 95% Student t intervals; "
                           "ties and games cut off carry 95% Wilson intervals per cell; a game still going after "
                           f"{MAX_MOVES} moves is cut off and counted apart, not in the turns"}
 
