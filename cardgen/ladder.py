@@ -53,7 +53,8 @@ def run_ladder(game: Game, policies: Sequence[str], games: int, seed: int, jobs:
                       "ties": first["draws"] + second["draws"], "timeouts": first["timeouts"] + second["timeouts"],
                       "a_score": score, "score_low": low, "score_high": high,
                       "difference": diff, "difference_ci95": [d_low, d_high], "method": METHOD,
-                      "verdict": verdict, "seconds": first["seconds"] + second["seconds"]})
+                      "verdict": verdict, "seconds": first["seconds"] + second["seconds"],
+                      "cpu_seconds": first.get("cpu_seconds", 0.0) + second.get("cpu_seconds", 0.0)})
     defaults = {spec.name: spec.default for spec in game.option_specs}
     changed = {k: v for k, v in game.options.items() if k in defaults and defaults[k] != v}
     return {"game": game.name, "players": game.num_players, "options": changed, "seed": seed,
