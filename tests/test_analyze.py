@@ -95,6 +95,16 @@ def test_docs_answers_are_written_from_the_json_of_a_run(tmp_path):
     assert "    cardgen analyze clusterfuck --policy random --games 3 --seed 1 --quick" in text
     for answer in report["questions"]:
         assert f"### {answer['id']}" in text and answer["answer"] in text
+    assert re.search(r"8 experiments of 3 games: 24 games played, \d+ minutes on the machine that ran it "
+                     r"\(1 process\), \d+ CPU-minutes\.", text)
+    # a run grown to a precision gives its budget in the command and where each answer stopped
+    grown = json.loads(json.dumps(analyze("clusterfuck", Settings(policy="random", games=2, quick=True,
+                                                                   precision=0.5, max_games=4))))
+    text = render([grown])
+    assert "    cardgen analyze clusterfuck --policy random --games 2 --seed 1 --precision 50 --max-games 4 --quick" \
+        in text and "grown to at most 4 an experiment" in text
+    for answer in grown["questions"]:
+        assert f"*Stopped:* {answer['stopped']} ({answer['games_an_experiment']} games an experiment)." in text
 
 
 def test_a_ladder_row_never_rounds_an_interval_onto_the_50_percent_line():
@@ -108,7 +118,8 @@ def test_a_ladder_row_never_rounds_an_interval_onto_the_50_percent_line():
 
     pair = {"a": "greedy", "b": "mcts:300", "games": 400, "a_wins": 181, "b_wins": 219, "ties": 0,
             "a_score": 0.4261, "score_low": 0.3487, "score_high": 0.49959, "verdict": "mcts:300 beats greedy"}
-    ladder = {"game": "clusterfuck", "players": 5, "seed": 2, "options": {"players": 5}, "pairs": [pair]}
+    ladder = {"game": "clusterfuck", "players": 5, "seed": 2, "options": {"players": 5}, "pairs": [pair],
+              "policies": ["greedy", "mcts:300"], "games_per_seating": 200}
     assert "| 43% (35-49.96%) | mcts:300 beats greedy |" in render([ladder])
     pair.update(score_low=0.401, score_high=0.5552)
     assert "(40-56%)" in render([ladder])
@@ -188,6 +199,13 @@ def test_docs_answers_show_the_ladders_with_their_options(cli):
     text = render([ladder])
     assert "## How strong the players are" in text
     assert "| common-carrier | 2 | target=5 | 1 | random vs greedy | 4 |" in text
+    # the command under the table plays the same ladder again
+    command = re.search(r"- `cardgen (ladder [^`]*)`", text).group(1)
+    assert command == "ladder common-carrier --option target=5 --policies random,greedy --games 2 --seed 1"
+    again = json.loads(cli(*command.split(), "--json").output)
+    timing = ("seconds", "cpu_seconds")
+    assert [{k: v for k, v in p.items() if k not in timing} for p in again["pairs"]] == \
+        [{k: v for k, v in p.items() if k not in timing} for p in ladder["pairs"]]
 
 
 def test_the_help_and_the_readme_give_the_full_run_sizes_the_code_plays(cli):

@@ -5,10 +5,11 @@
     cardgen analyze clusterfuck --jobs 2 --json > out/cf.json
     .venv/bin/python tools/answers_md.py out/cc.json out/dcb.json out/cf.json > docs/answers.md
 
+Ladder JSON (`cardgen ladder ... --json`) becomes the section on how strong the players are, and a
+.md file given too is appended as it is (notes on what the runs leave open).
+
 Each report gives its command (rebuilt from the settings it records), its size and time, and per
-question the seed's words, the answer, how sure it is and the evidence as JSON. The JSON of
-`cardgen ladder ... --json` runs may be given too: they become the section on how strong the
-players are.
+question the seed's words, the answer, how sure it is, where it stopped and the evidence as JSON.
 """
 from __future__ import annotations
 
@@ -56,6 +57,10 @@ def render(reports: list[dict]) -> str:
                              f"| {pair['games']} | {pair['a_wins']}-{pair['b_wins']} | {pair['ties']} "
                              f"| {_percent(pair['a_score'])}% ({_percent(pair['score_low'])}-"
                              f"{_percent(pair['score_high'])}%) | {pair['verdict']} |")
+        parts += ["", "The ladders' commands (each with `--json`; the CPU time their games took):", ""]
+        for ladder in ladders:
+            cpu = sum(pair.get("cpu_seconds", 0.0) for pair in ladder["pairs"])
+            parts.append(f"- `{ladder_command(ladder)}`" + (f" ({cpu / 60:.0f} CPU-minutes)" if cpu else ""))
         parts.append("")
     for report in reports:
         if "pairs" in report:
@@ -93,12 +98,22 @@ def size_of(report: dict) -> str:
     return line + "."
 
 
+def ladder_command(ladder: dict) -> str:
+    """The command that plays the same ladder (its settings as the report records them)."""
+    options = "".join(f" --option {k}={str(v).lower() if isinstance(v, bool) else v}"
+                      for k, v in ladder.get("options", {}).items() if k != "players")
+    players = f" --players {ladder['players']}" if "players" in ladder.get("options", {}) else ""
+    return (f"cardgen ladder {ladder['game']}{players}{options} --policies {','.join(ladder['policies'])} "
+            f"--games {ladder['games_per_seating']} --seed {ladder['seed']}")
+
+
 def main(argv: list[str]) -> int:
     if not argv:
         print(__doc__, file=sys.stderr)
         return 2
-    reports = [json.loads(Path(path).read_text(encoding="utf-8")) for path in argv]
-    sys.stdout.write(render(reports))
+    reports = [json.loads(Path(path).read_text(encoding="utf-8")) for path in argv if not path.endswith(".md")]
+    notes = [Path(path).read_text(encoding="utf-8") for path in argv if path.endswith(".md")]
+    sys.stdout.write(render(reports) + "".join("\n" + note.rstrip("\n") + "\n" for note in notes))
     return 0
 
 
