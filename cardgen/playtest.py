@@ -106,6 +106,7 @@ def report_of(game: Game, records: list[GameRecord], seed: int, seats: Sequence[
     report["moves_per_second"] = moves / seconds if seconds > 0 else float("inf")
     return report
 
+
 def play_game(game: Game, index: int, seed: int, seats: Sequence[str],
               max_moves: int = DEFAULT_MAX_MOVES) -> GameRecord:
     """Play game number ``index`` of a run seeded with ``seed`` (a plug-in's as a guest: what it

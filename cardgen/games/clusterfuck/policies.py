@@ -198,8 +198,8 @@ class ClusterfuckGame(ClusterfuckRules):
         keep = {str(k + 1): (hits[k] / rounds if rounds else None) for k in range(places)}
         # the rounds of one game are not independent trials: the Magnate's rate carries the design
         # effect of its games (stats.clustered_rate), and each game's count for comparing runs
-        magnate_games = [[m["keep_hits"][0], m["keep_rounds"]] for m in metrics]
-        _, magnate_low, magnate_high, magnate_deff = clustered_rate([(kept, n) for kept, n in magnate_games])
+        magnate_games = [(m["keep_hits"][0], m["keep_rounds"]) for m in metrics]
+        _, magnate_low, magnate_high, magnate_deff = clustered_rate(magnate_games)
         rounds_to_magnate = mean_interval(won)
         return {
             "rounds until a True Magnate (mean)": rounds_to_magnate[0] if rounds_to_magnate else None,
