@@ -104,7 +104,11 @@ def test_docs_answers_are_written_from_the_json_of_a_run(tmp_path):
     assert "    cardgen analyze clusterfuck --policy random --games 2 --seed 1 --precision 50 --max-games 4 --quick" \
         in text and "grown to at most 4 an experiment" in text
     for answer in grown["questions"]:
-        assert f"*Stopped:* {answer['stopped']} ({answer['games_an_experiment']} games an experiment)." in text
+        assert f"*Stopped:* {answer['stopped']}." in text
+    # a budget no bigger than the first games is not called growing
+    kept = {**grown, "max_games": 2, "total_games": 16}
+    assert "8 experiments of 2 games, its budget (each answer says whether it settled): 16 games played" \
+        in render([kept])
 
 
 def test_a_ladder_row_never_rounds_an_interval_onto_the_50_percent_line():

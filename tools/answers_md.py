@@ -70,7 +70,7 @@ def render(reports: list[dict]) -> str:
             parts += [f"### {answer['id']}", "", f"> {answer['question']}", "", answer["answer"], "",
                       f"*Confidence:* {answer['confidence']}.", ""]
             if answer.get("stopped"):
-                parts += [f"*Stopped:* {answer['stopped']} ({answer['games_an_experiment']} games an experiment).", ""]
+                parts += [f"*Stopped:* {answer['stopped']}.", ""]
             parts += ["<details><summary>Evidence</summary>", "", "```json",
                       json.dumps(answer["evidence"], indent=1), "```", "", "</details>", ""]
     return "\n".join(parts)
@@ -88,11 +88,13 @@ def command_of(report: dict) -> str:
 def size_of(report: dict) -> str:
     """How much the run played and what it cost: games, wall minutes with its processes, CPU minutes."""
     jobs = report.get("jobs") or 1
-    line = (f"{report['experiments']} experiments of {report['games']} games"
-            + (f", grown to at most {report['max_games']} an experiment until each answer settled or was bounded"
-               if report.get("precision") is not None else "")
-            + f": {report['total_games']} games played, {report['seconds'] / 60:.0f} minutes on the machine that "
-            f"ran it ({jobs} process{'es' if jobs > 1 else ''})")
+    grown = ""
+    if report.get("precision") is not None:
+        grown = (f", grown to at most {report['max_games']} an experiment until each answer settled or was bounded"
+                 if report["max_games"] > report["games"] else ", its budget (each answer says whether it settled)")
+    line = (f"{report['experiments']} experiments of {report['games']} games{grown}: {report['total_games']} games "
+            f"played, {report['seconds'] / 60:.0f} minutes on the machine that ran it "
+            f"({jobs} process{'es' if jobs > 1 else ''})")
     if report.get("cpu_seconds") is not None:
         line += f", {report['cpu_seconds'] / 60:.0f} CPU-minutes"
     return line + "."
