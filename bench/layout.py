@@ -4,6 +4,7 @@
     .venv/bin/python bench/layout.py --cards 20000  # a bigger CSV deck
     git worktree add /tmp/before HEAD~1             # then, in the same run, before and after:
     .venv/bin/python bench/layout.py --against /tmp/before
+    .venv/bin/python bench/layout.py --against /tmp/before --instructions   # under valgrind
 
 Cases, each in a fresh process so its peak memory (ru_maxrss) is its own,
 timed as CPU seconds of the build after imports (the fastest of --repeat
@@ -23,14 +24,21 @@ With ``--against CHECKOUT`` every case is run with that checkout's cardgen
 too, in pairs of runs (this one's and that one's, which goes first
 alternating), and the median of the pairs' CPU ratios printed (this / that)
 with their range: the same machine, the same minute. Give --repeat 10 or more
-for a ratio steady to a percent or two.
+for a ratio steady to a percent or two. With ``--instructions`` as well, each
+case is run once per checkout under valgrind's callgrind instead, and the
+instructions the build executed are printed (the run's count less that of a
+run which makes the same deck and imports the same modules but does not build
+it): a count that does not move with the machine's load, where CPU times on a
+busy shared machine moved by a tenth between pairs.
 """
 from __future__ import annotations
 
 import argparse
 import json
 import random
+import re
 import resource
+import shutil
 import statistics
 import subprocess
 import sys
@@ -61,15 +69,20 @@ def main() -> None:
                         help="runs of each case; the fastest is reported (the machine is shared)")
     parser.add_argument("--against", type=Path, metavar="CHECKOUT",
                         help="another checkout of cardgen (say, before a change) to run every case with too")
+    parser.add_argument("--instructions", action="store_true",
+                        help="with --against: count the builds' instructions under valgrind's callgrind, once each")
     parser.add_argument("--case", help=argparse.SUPPRESS)
+    parser.add_argument("--no-build", action="store_true", help=argparse.SUPPRESS)
     parser.add_argument("--n", type=int, help=argparse.SUPPRESS)
     parser.add_argument("--root", type=Path, default=ROOT, help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.case:
-        print(json.dumps(run_case(args.case, args.n, args.root)))
+        print(json.dumps(run_case(args.case, args.n, args.root, build=not args.no_build)))
         return
+    if args.instructions and not args.against:
+        parser.error("--instructions counts a build against another checkout's: give --against CHECKOUT")
     if args.against:
-        compare(args)
+        (count_instructions if args.instructions else compare)(args)
         return
     cases = [("csv-distinct", args.cards), ("short-text", 2000), ("long-text", 2000),
              ("shared-images", 200), ("shared-images", 2000)]
@@ -119,13 +132,15 @@ def compare(args) -> None:
               f"{spread:>13} {now['bytes'] / 1024:>8.1f} {before['bytes'] / 1024:>8.1f}")
 
 
-def run_case(case: str, n: int, root: Path = ROOT) -> dict:
+def run_case(case: str, n: int, root: Path = ROOT, build: bool = True) -> dict:
     sys.path.insert(0, str(root))
     from cardgen.build import BuildSettings, build_decks
 
     with tempfile.TemporaryDirectory() as tmp:
         folder = Path(tmp)
         deck = make_deck(folder, case, n)
+        if not build:  # what a run costs besides the build (--instructions takes it away)
+            return {}
         start_cpu, start = time.process_time(), time.perf_counter()
         build_decks([str(deck)], folder / "out", BuildSettings())
         cpu, wall = time.process_time() - start_cpu, time.perf_counter() - start
@@ -133,6 +148,33 @@ def run_case(case: str, n: int, root: Path = ROOT) -> dict:
         raw = pdf.read_bytes()
     peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     return {"cpu": cpu, "wall": wall, "peak_mb": peak, "bytes": len(raw), "images": raw.count(b"/Subtype /Image")}
+
+
+def count_instructions(args) -> None:
+    """Every case built once with this checkout and ``--against`` under callgrind: the instructions
+    of the build alone, and their ratio."""
+    if shutil.which("valgrind") is None:
+        sys.exit("--instructions runs the builds under valgrind, which is not installed "
+                 "(Debian: apt-get install valgrind)")
+    print(f"{'case':16} {'cards':>7} {'build Ginstr':>13} {'before':>8} {'ratio':>8}")
+    this, that = ROOT, args.against.resolve()
+    for case, n in [("csv-distinct", args.cards), ("short-text", 2000), ("long-text", 2000)]:
+        counts = {root: _instructions(case, n, root, build=True) - _instructions(case, n, root, build=False)
+                  for root in (this, that)}
+        print(f"{case:16} {n:>7} {counts[this] / 1e9:>13.3f} {counts[that] / 1e9:>8.3f} "
+              f"{counts[this] / counts[that]:>7.3f}x")
+
+
+def _instructions(case: str, n: int, root: Path, build: bool) -> int:
+    """Instructions callgrind counts in one worker run of ``case``."""
+    with tempfile.TemporaryDirectory() as tmp:
+        command = ["valgrind", "--tool=callgrind", f"--callgrind-out-file={tmp}/callgrind.out",
+                   sys.executable, __file__, "--case", case, "--n", str(n), "--root", str(root)]
+        out = subprocess.run(command + ([] if build else ["--no-build"]), capture_output=True, text=True, cwd=root)
+    found = re.search(r"Collected : (\d+)", out.stderr)
+    if out.returncode != 0 or found is None:
+        sys.exit(f"{case} failed under callgrind in {root}: {out.stderr.strip().splitlines()[-1:]}")
+    return int(found.group(1))
 
 
 def make_deck(folder: Path, case: str, n: int) -> Path:
