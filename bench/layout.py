@@ -84,15 +84,13 @@ def main() -> None:
     if args.against:
         (count_instructions if args.instructions else compare)(args)
         return
-    cases = [("csv-distinct", args.cards), ("short-text", 2000), ("long-text", 2000),
-             ("shared-images", 200), ("shared-images", 2000)]
+    cases = [*text_cases(args.cards), ("shared-images", 200), ("shared-images", 2000)]
     print(f"{'case':16} {'cards':>7} {'CPU s':>7} {'wall s':>7} {'peak MB':>8} {'PDF KB':>9} {'images':>7}")
     results = {}
     for case, n in cases:
         runs = []
         for _ in range(max(1, args.repeat)):
-            out = subprocess.run([sys.executable, __file__, "--case", case, "--n", str(n)], capture_output=True,
-                                 text=True, cwd=ROOT)
+            out = subprocess.run(worker(case, n, ROOT), capture_output=True, text=True, cwd=ROOT)
             if out.returncode != 0:
                 break
             runs.append(json.loads(out.stdout))
@@ -108,6 +106,16 @@ def main() -> None:
         print(f"\nlong-text / short-text CPU: {long_['cpu'] / short['cpu']:.2f}x (target at most 2x)")
 
 
+def text_cases(cards: int) -> list[tuple[str, int]]:
+    """The cases set against another checkout: those of text, ``cards`` faces in csv-distinct."""
+    return [("csv-distinct", cards), ("short-text", 2000), ("long-text", 2000)]
+
+
+def worker(case: str, n: int, root: Path) -> list[str]:
+    """The command running one case in a fresh process, with ``root``'s cardgen."""
+    return [sys.executable, __file__, "--case", case, "--n", str(n), "--root", str(root)]
+
+
 def compare(args) -> None:
     """Every case with this checkout and ``--against``, in pairs (which runs first alternates), each
     pair's ratio of CPU seconds taken: the median ratio is the figure, steady where single runs
@@ -115,13 +123,12 @@ def compare(args) -> None:
     print(f"{'case':16} {'cards':>7} {'CPU s':>7} {'before':>7} {'median ratio':>13} {'range':>13} "
           f"{'PDF KB':>8} {'before':>8}")
     this, that = ROOT, args.against.resolve()
-    for case, n in [("csv-distinct", args.cards), ("short-text", 2000), ("long-text", 2000)]:
+    for case, n in text_cases(args.cards):
         runs: dict[Path, list[dict]] = {this: [], that: []}
         ratios = []
         for i in range(max(1, args.repeat)):
             for root in ((this, that) if i % 2 == 0 else (that, this)):
-                out = subprocess.run([sys.executable, __file__, "--case", case, "--n", str(n), "--root", str(root)],
-                                     capture_output=True, text=True, cwd=root)
+                out = subprocess.run(worker(case, n, root), capture_output=True, text=True, cwd=root)
                 if out.returncode != 0:
                     sys.exit(f"{case} failed in {root}: {out.stderr.strip().splitlines()[-1:]}")
                 runs[root].append(json.loads(out.stdout))
@@ -158,7 +165,7 @@ def count_instructions(args) -> None:
                  "(Debian: apt-get install valgrind)")
     print(f"{'case':16} {'cards':>7} {'build Ginstr':>13} {'before':>8} {'ratio':>8}")
     this, that = ROOT, args.against.resolve()
-    for case, n in [("csv-distinct", args.cards), ("short-text", 2000), ("long-text", 2000)]:
+    for case, n in text_cases(args.cards):
         counts = {root: _instructions(case, n, root, build=True) - _instructions(case, n, root, build=False)
                   for root in (this, that)}
         print(f"{case:16} {n:>7} {counts[this] / 1e9:>13.3f} {counts[that] / 1e9:>8.3f} "
@@ -169,7 +176,7 @@ def _instructions(case: str, n: int, root: Path, build: bool) -> int:
     """Instructions callgrind counts in one worker run of ``case``."""
     with tempfile.TemporaryDirectory() as tmp:
         command = ["valgrind", "--tool=callgrind", f"--callgrind-out-file={tmp}/callgrind.out",
-                   sys.executable, __file__, "--case", case, "--n", str(n), "--root", str(root)]
+                   *worker(case, n, root)]
         out = subprocess.run(command + ([] if build else ["--no-build"]), capture_output=True, text=True, cwd=root)
     found = re.search(r"Collected : (\d+)", out.stderr)
     if out.returncode != 0 or found is None:
